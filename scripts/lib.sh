@@ -1,0 +1,55 @@
+# Shared set-up steps for serve.sh and test.sh: each installs a tool only when the right version
+# is missing, so a second run installs nothing.
+
+set -euo pipefail
+
+# Versions that must agree with Cargo.toml (wasm-bindgen is pinned there) and Trunk.toml.
+WASM_BINDGEN_VERSION=0.2.130
+TRUNK_VERSION=0.22.1
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Debian packages, installed together and only if any is missing.
+ensure_packages() {
+  local missing=()
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    step "installing ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  fi
+}
+
+ensure_wasm_target() {
+  rustup target list --installed | grep -qx wasm32-unknown-unknown || {
+    step "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  }
+}
+
+ensure_wasm_bindgen() {
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (several minutes, once)"
+    # `--locked` fails on this crate's lockfile with current registries; the version pin is exact.
+    CARGO_TARGET_DIR="$HOME/.cache/cargo-install-target" \
+      cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+  fi
+}
+
+ensure_trunk() {
+  if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+    step "installing trunk $TRUNK_VERSION (10-25 minutes, once)"
+    # trunk's release profile uses fat LTO; plain release is several times faster to build.
+    CARGO_TARGET_DIR="$HOME/.cache/cargo-install-target" CARGO_PROFILE_RELEASE_LTO=false \
+      cargo install trunk --version "=$TRUNK_VERSION" --locked --ignore-rust-version --force
+  fi
+}

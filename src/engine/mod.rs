@@ -1,0 +1,75 @@
+//! `Scenario -> Outcome`: runs a scenario through burn's generated routing and reports what
+//! happened.
+//!
+//! The same code runs natively (the tests) and in wasm (the worker). A run has two halves:
+//!
+//! 1. [`stage`](run) (synchronous, inside [`panic_capture::catching`]): create the input on the
+//!    chosen device, call the op the way the scenario says, run `backward()` when the output is
+//!    tracked, compute the builtin reference. Every panic burn raises happens here.
+//! 2. reading back (asynchronous, as browsers require): `into_data_async` on each tensor.
+//!
+//! Nothing here decides whether a combination "should" panic or which route it "should" take:
+//! the route is read off the implementations that recorded themselves ([`crate::ops::trace`])
+//! and the output tensor's autodiff context.
+
+pub mod devices;
+pub mod panic_capture;
+mod run;
+
+use burn::tensor::Device;
+
+use crate::outcome::Outcome;
+use crate::scenario::{BackendChoice, Scenario};
+use devices::{CPU_DEVICE_NAME, GpuDevice};
+
+/// The devices a run can use. Create once, run many times: device initialisation and kernel
+/// compilation are paid by the first run only.
+#[derive(Debug)]
+pub struct Engine {
+    gpu: Result<GpuDevice, String>,
+    cpu: Device,
+}
+
+impl Engine {
+    /// Initialises the GPU when `with_gpu` (its failure is kept and reported by runs that ask
+    /// for the GPU) and the CPU device.
+    pub async fn init(with_gpu: bool) -> Engine {
+        let gpu = if with_gpu {
+            devices::init_gpu().await
+        } else {
+            Err("the GPU backend was not requested".to_owned())
+        };
+        Engine::from_parts(gpu, Device::flex())
+    }
+
+    /// An engine over devices acquired elsewhere (the worker checks the adapter itself first).
+    pub fn from_parts(gpu: Result<GpuDevice, String>, cpu: Device) -> Engine {
+        Engine { gpu, cpu }
+    }
+
+    /// The GPU adapter's name, or why there is no GPU device.
+    pub fn gpu(&self) -> Result<&str, &str> {
+        match &self.gpu {
+            Ok(gpu) => Ok(&gpu.adapter),
+            Err(reason) => Err(reason),
+        }
+    }
+
+    fn device(&self, backend: BackendChoice) -> Result<(&Device, &str), String> {
+        match backend {
+            BackendChoice::Gpu => match &self.gpu {
+                Ok(gpu) => Ok((&gpu.device, &gpu.adapter)),
+                Err(reason) => Err(format!("The GPU backend is unavailable: {reason}")),
+            },
+            BackendChoice::Cpu => Ok((&self.cpu, CPU_DEVICE_NAME)),
+        }
+    }
+
+    /// Runs `scenario` and reports what happened.
+    pub async fn run(&self, scenario: &Scenario) -> Outcome {
+        match self.device(scenario.backend) {
+            Ok((device, name)) => run::run(scenario, device, name).await,
+            Err(reason) => Outcome::Failed(reason),
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Capturing burn's panics as data.
+//!
+//! A process-wide panic hook records the message and location of every panic into a
+//! thread-local slot (and hands it to an optional sink). [`catching`] runs a closure and turns a
+//! panic into a [`PanicReport`] with exactly what the hook saw.
+//!
+//! Natively the panic unwinds and `catching` returns `Err`. On wasm32 panics abort: the hook
+//! still runs first, so the worker installs a sink that posts the report to the page before the
+//! instance traps. The code path is the same; only the ending differs.
+
+use std::cell::{Cell, RefCell};
+use std::panic::{self, AssertUnwindSafe, PanicHookInfo};
+use std::sync::{Once, OnceLock};
+
+use crate::outcome::{PanicLocation, PanicReport};
+
+/// Receives every panic report as soon as the hook sees it.
+pub type PanicSink = fn(&PanicReport);
+
+static INSTALL: Once = Once::new();
+static SINK: OnceLock<PanicSink> = OnceLock::new();
+
+thread_local! {
+    static LAST: RefCell<Option<PanicReport>> = const { RefCell::new(None) };
+    static CAPTURING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Installs the hook once per process. A `sink` given by the first caller receives every report.
+/// Panics outside [`catching`] are also passed on to the previously installed hook, so test
+/// failures still print as usual.
+pub fn install(sink: Option<PanicSink>) {
+    if let Some(sink) = sink {
+        let _ = SINK.set(sink);
+    }
+    INSTALL.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let report = report_of(info);
+            if let Some(sink) = SINK.get() {
+                sink(&report);
+            }
+            if !CAPTURING.with(Cell::get) {
+                previous(info);
+            }
+            LAST.with(|last| *last.borrow_mut() = Some(report));
+        }));
+    });
+}
+
+fn report_of(info: &PanicHookInfo<'_>) -> PanicReport {
+    let message = info
+        .payload_as_str()
+        .unwrap_or("panic with a non-string payload")
+        .to_owned();
+    let location = info.location().map(|location| PanicLocation {
+        file: location.file().to_owned(),
+        line: location.line(),
+        column: location.column(),
+    });
+    PanicReport {
+        message,
+        location,
+        impls: Vec::new(),
+    }
+}
+
+/// Runs `f`, returning the panic it raised as the hook recorded it.
+pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
+    install(None);
+    LAST.with(|last| last.borrow_mut().take());
+    let was_capturing = CAPTURING.with(|capturing| capturing.replace(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    CAPTURING.with(|capturing| capturing.set(was_capturing));
+    result.map_err(|_| {
+        LAST.with(|last| last.borrow_mut().take())
+            .unwrap_or_else(|| PanicReport {
+                message: "panic not seen by the panic hook".to_owned(),
+                location: None,
+                impls: Vec::new(),
+            })
+    })
+}

@@ -1,0 +1,247 @@
+//! One run: stage the tensors (synchronous, panics captured), then read them back (async).
+
+use burn::tensor::{Device, Int, Tensor, TensorData};
+use web_time::Instant;
+
+use super::panic_capture;
+use crate::ops::{leaky_relu, scale, shift_ids, trace};
+use crate::outcome::{Completed, ImplCall, Outcome, Phase, Route, TensorView, Values};
+use crate::scenario::{Declaration, Fix, FloatInput, IntInput, OpArgs, Scenario};
+
+/// A float op as the engine calls it: through the generated routing, or with builtin ops.
+struct FloatOp<const D: usize> {
+    custom: fn(Declaration, Tensor<D>, f32) -> Tensor<D>,
+    builtin: fn(Tensor<D>, f32) -> Tensor<D>,
+}
+
+/// A tensor that is computed (or queued) but not yet read back, flattened to 1-D so that one
+/// type covers every rank.
+enum Pending {
+    Float(Vec<usize>, Tensor<1>),
+    Int(Vec<usize>, Tensor<1, Int>),
+}
+
+impl Pending {
+    fn float<const D: usize>(tensor: Tensor<D>) -> Pending {
+        let shape = tensor.dims().to_vec();
+        Pending::Float(shape, tensor.flatten(0, D - 1))
+    }
+
+    fn int<const D: usize>(tensor: Tensor<D, Int>) -> Pending {
+        let shape = tensor.dims().to_vec();
+        Pending::Int(shape, tensor.flatten(0, D - 1))
+    }
+
+    async fn read(self) -> Result<TensorView, String> {
+        let (shape, data) = match self {
+            Pending::Float(shape, tensor) => (shape, tensor.into_data_async().await),
+            Pending::Int(shape, tensor) => (shape, tensor.into_data_async().await),
+        };
+        let data = data.map_err(|error| format!("Reading a tensor back failed: {error:?}"))?;
+        let dtype = data.dtype();
+        let values = if dtype.is_float() {
+            Values::Float(data.iter::<f32>().collect())
+        } else {
+            Values::Int(data.iter::<i64>().collect())
+        };
+        Ok(TensorView {
+            shape,
+            dtype: format!("{dtype:?}"),
+            values,
+        })
+    }
+}
+
+/// Everything the synchronous half produced.
+struct Staged {
+    output: Pending,
+    gradient: Option<Pending>,
+    reference: Pending,
+    reference_gradient: Option<Pending>,
+    output_autodiff: bool,
+    output_tracked: bool,
+}
+
+pub(super) async fn run(scenario: &Scenario, device: &Device, device_name: &str) -> Outcome {
+    let started = Instant::now();
+    trace::take();
+    let staged = panic_capture::catching(|| stage(scenario, device));
+    let impls = trace::take();
+    let staged = match staged {
+        Ok(Ok(staged)) => staged,
+        Ok(Err(reason)) => return Outcome::Failed(reason),
+        Err(mut report) => {
+            report.impls = impls;
+            return Outcome::Panicked(report);
+        }
+    };
+    let route = observed_route(scenario.fix, &impls, staged.output_autodiff);
+    let read = async {
+        Ok::<_, String>(Completed {
+            output: staged.output.read().await?,
+            gradient: read_optional(staged.gradient).await?,
+            reference: staged.reference.read().await?,
+            reference_gradient: read_optional(staged.reference_gradient).await?,
+            output_autodiff: staged.output_autodiff,
+            output_tracked: staged.output_tracked,
+            route,
+            impls,
+            backend: scenario.backend,
+            device: device_name.to_owned(),
+            elapsed_ms: 0.0,
+        })
+    };
+    match read.await {
+        Ok(mut completed) => {
+            completed.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+            Outcome::Completed(completed)
+        }
+        Err(reason) => Outcome::Failed(reason),
+    }
+}
+
+async fn read_optional(pending: Option<Pending>) -> Result<Option<TensorView>, String> {
+    match pending {
+        Some(pending) => pending.read().await.map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The route, from what ran: an `Autodiff<B, C>` implementation in the forward pass, or else the
+/// autodiff context the generated code gave the output.
+fn observed_route(fix: Fix, impls: &[ImplCall], output_autodiff: bool) -> Route {
+    let autodiff_impl_ran = impls
+        .iter()
+        .any(|call| call.phase == Phase::Forward && call.is_autodiff());
+    if fix == Fix::Builtin {
+        Route::Builtin
+    } else if autodiff_impl_ran {
+        Route::AutodiffImpl
+    } else if output_autodiff {
+        Route::ConcreteInAutodiffContext
+    } else {
+        Route::Concrete
+    }
+}
+
+fn stage(scenario: &Scenario, device: &Device) -> Result<Staged, String> {
+    let device = if scenario.grad_context {
+        device.clone().autodiff()
+    } else {
+        device.clone()
+    };
+    match (&scenario.args, scenario.args.shape().len()) {
+        (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(scenario, &device, x, *factor, scale_op::<1>())),
+        (OpArgs::Scale { x, factor }, 2) => Ok(stage_float(scenario, &device, x, *factor, scale_op::<2>())),
+        (OpArgs::LeakyRelu { x, slope }, 1) => Ok(stage_float(scenario, &device, x, *slope, leaky_relu_op::<1>())),
+        (OpArgs::LeakyRelu { x, slope }, 2) => Ok(stage_float(scenario, &device, x, *slope, leaky_relu_op::<2>())),
+        (OpArgs::ShiftIds { ids, offset }, 1) => Ok(stage_shift_ids::<1>(scenario, &device, ids, *offset)),
+        (OpArgs::ShiftIds { ids, offset }, 2) => Ok(stage_shift_ids::<2>(scenario, &device, ids, *offset)),
+        (_, rank) => Err(format!("Tensors of rank {rank} are not supported; use 1 or 2 dimensions.")),
+    }
+}
+
+fn scale_op<const D: usize>() -> FloatOp<D> {
+    FloatOp {
+        custom: scale::call::<D>,
+        builtin: scale::reference::<D>,
+    }
+}
+
+fn leaky_relu_op<const D: usize>() -> FloatOp<D> {
+    FloatOp {
+        custom: leaky_relu::call::<D>,
+        builtin: leaky_relu::reference::<D>,
+    }
+}
+
+fn float_tensor<const D: usize>(input: &FloatInput, device: &Device) -> Tensor<D> {
+    Tensor::from_data(
+        TensorData::new(input.values.clone(), input.shape.clone()),
+        device,
+    )
+}
+
+/// `y = op(x)`; when `y` is tracked, `sum(y).backward()` and the gradient of `x`; then the same
+/// with builtin ops on a fresh input.
+fn stage_float<const D: usize>(
+    scenario: &Scenario,
+    device: &Device,
+    input: &FloatInput,
+    param: f32,
+    op: FloatOp<D>,
+) -> Staged {
+    let mut x = float_tensor::<D>(input, device);
+    if scenario.require_grad {
+        x = x.require_grad();
+    }
+    let output = match scenario.fix {
+        Fix::None => (op.custom)(scenario.declaration, x.clone(), param),
+        Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param),
+        Fix::Builtin => (op.builtin)(x.clone(), param),
+    };
+    let output_autodiff = output.is_autodiff();
+    let output_tracked = output.is_tracked();
+    let gradient = output_tracked.then(|| {
+        trace::set_phase(Phase::Backward);
+        let grads = output.clone().sum().backward();
+        trace::set_phase(Phase::Forward);
+        x.grad(&grads)
+    });
+    let gradient = gradient.flatten();
+
+    // The reference gets a gradient exactly when the custom call produced one.
+    let (reference, reference_gradient) = if gradient.is_some() {
+        let x = float_tensor::<D>(input, &device.clone().autodiff()).require_grad();
+        let reference = (op.builtin)(x.clone(), param);
+        let grads = reference.clone().sum().backward();
+        (reference, x.grad(&grads))
+    } else {
+        let x = float_tensor::<D>(input, &device.clone().without_autodiff());
+        ((op.builtin)(x, param), None)
+    };
+
+    Staged {
+        output: Pending::float(output),
+        gradient: gradient.map(Pending::float),
+        reference: Pending::float(reference),
+        reference_gradient: reference_gradient.map(Pending::float),
+        output_autodiff,
+        output_tracked,
+    }
+}
+
+fn int_tensor<const D: usize>(input: &IntInput, device: &Device) -> Tensor<D, Int> {
+    Tensor::from_data(
+        TensorData::new(input.values.clone(), input.shape.clone()),
+        device,
+    )
+}
+
+/// Ints carry no gradient: `require_grad` does not apply, and there is no backward.
+fn stage_shift_ids<const D: usize>(
+    scenario: &Scenario,
+    device: &Device,
+    input: &IntInput,
+    offset: i32,
+) -> Staged {
+    let ids = int_tensor::<D>(input, device);
+    let output = match scenario.fix {
+        Fix::None => shift_ids::call(scenario.declaration, ids, offset),
+        Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset),
+        Fix::Builtin => shift_ids::reference(ids, offset),
+    };
+    let output_autodiff = output.is_autodiff();
+    let reference = shift_ids::reference(
+        int_tensor::<D>(input, &device.clone().without_autodiff()),
+        offset,
+    );
+    Staged {
+        output: Pending::int(output),
+        gradient: None,
+        reference: Pending::int(reference),
+        reference_gradient: None,
+        output_autodiff,
+        output_tracked: false,
+    }
+}

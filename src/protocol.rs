@@ -1,0 +1,42 @@
+//! Messages between the page and the engine worker.
+//!
+//! The page owns the UI; the worker owns the engine (burn, the GPU device). A panic inside burn
+//! traps the worker's wasm instance, so the worker's panic hook sends [`FromWorker::Panicked`]
+//! *before* the trap; the page then shows it and replaces the worker.
+//!
+//! ```text
+//! page                                   worker
+//!  │  (spawn, send compiled module) ───▶  init wasm, init WebGPU or fall back to CPU
+//!  │  ◀─────────────────────────────────  Ready { gpu }
+//!  │  Run { id, scenario } ────────────▶  engine.run(scenario)
+//!  │  ◀─────────────────────────────────  Finished { id, outcome }
+//!  │                                      …or, when burn panics:
+//!  │  ◀─────────────────────────────────  Panicked { id, report }   (then the instance traps)
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::{Outcome, PanicReport};
+use crate::scenario::Scenario;
+
+/// Page → worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Run a scenario; the answer carries the same `id`.
+    Run { id: u64, scenario: Scenario },
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// The engine is initialised and accepts runs.
+    Ready {
+        /// The GPU adapter's name, or why the GPU backend is unavailable (then only the CPU
+        /// backend runs).
+        gpu: Result<String, String>,
+    },
+    /// A run finished without trapping the worker.
+    Finished { id: u64, outcome: Outcome },
+    /// A run panicked. Sent by the panic hook; the worker is dead after this message.
+    Panicked { id: Option<u64>, report: PanicReport },
+}
