@@ -25,8 +25,10 @@
 //! [`scenario`], [`input`], [`outcome`] and [`protocol`] are plain data with no burn dependency; [`ops`] and
 //! [`engine`] need the `engine` feature (on by default).
 
+pub mod form;
 pub mod input;
 pub mod outcome;
+pub mod present;
 pub mod protocol;
 pub mod scenario;
 
@@ -34,3 +36,7 @@ pub mod scenario;
 pub mod engine;
 #[cfg(feature = "engine")]
 pub mod ops;
+#[cfg(feature = "ui")]
+pub mod ui;
+#[cfg(feature = "worker")]
+pub mod worker;

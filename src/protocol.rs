@@ -39,4 +39,6 @@ pub enum FromWorker {
     Finished { id: u64, outcome: Outcome },
     /// A run panicked. Sent by the panic hook; the worker is dead after this message.
     Panicked { id: Option<u64>, report: PanicReport },
+    /// The worker's wasm could not be instantiated (sent by the JavaScript bootstrap).
+    BootFailed(String),
 }

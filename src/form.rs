@@ -1,0 +1,306 @@
+//! The playground's editable state — what the controls show, what the URL holds — and its
+//! conversion to a runnable [`Scenario`].
+//!
+//! A [`Form`] keeps the text the user typed, per op, exactly as typed: parsing happens when a
+//! scenario is built, so a typo is shown next to its field and never lost.
+//!
+//! The URL query carries the whole form (`?op=scale&declares_autodiff=no&grad=on&…&x=1,2,3`).
+//! Reading a query never fails: every unknown key, malformed value or oversized text is ignored
+//! and reported as a [`UrlNotice`]; everything else is kept.
+
+use std::fmt;
+
+use crate::input::{ArgsError, parse_args};
+use crate::scenario::{BackendChoice, Declaration, Fix, OpKind, Scenario};
+
+/// The text of one op's two fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpTexts {
+    /// The tensor input, e.g. `1, -2, 3.5`.
+    pub tensor: String,
+    /// The scalar parameter, e.g. `2.5`.
+    pub param: String,
+}
+
+impl OpTexts {
+    /// The example each op starts with.
+    pub fn example(op: OpKind) -> OpTexts {
+        let (tensor, param) = match op {
+            OpKind::Scale => ("1, -2, 3.5", "2.5"),
+            OpKind::LeakyRelu => ("-2, -0.5, 0.75, 3", "0.125"),
+            OpKind::ShiftIds => ("0, 7, 41, 3", "1000"),
+        };
+        OpTexts {
+            tensor: tensor.to_owned(),
+            param: param.to_owned(),
+        }
+    }
+}
+
+/// Everything the user can set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// The selected op.
+    pub op: OpKind,
+    /// How the op is declared.
+    pub declaration: Declaration,
+    /// Whether the input is created on an autodiff device.
+    pub grad_context: bool,
+    /// Whether the (float) input is marked `require_grad()`.
+    pub require_grad: bool,
+    /// The call-site fix.
+    pub fix: Fix,
+    /// The backend the user asked for.
+    pub backend: BackendChoice,
+    /// Field texts for each op, in [`OpKind::ALL`] order, so switching ops loses nothing.
+    texts: [OpTexts; 3],
+}
+
+impl Default for Form {
+    /// The situation the playground exists for: an op declared without `Autodiff`, called in a
+    /// training loop. For the int op this is burn's "Autodiff not supported" panic.
+    fn default() -> Form {
+        Form {
+            op: OpKind::ShiftIds,
+            declaration: Declaration::WithoutAutodiff,
+            grad_context: true,
+            require_grad: false,
+            fix: Fix::None,
+            backend: BackendChoice::Gpu,
+            texts: OpKind::ALL.map(OpTexts::example),
+        }
+    }
+}
+
+fn op_index(op: OpKind) -> usize {
+    OpKind::ALL.iter().position(|&candidate| candidate == op).unwrap_or(0)
+}
+
+impl Form {
+    /// The selected op's field texts.
+    pub fn texts(&self) -> &OpTexts {
+        &self.texts[op_index(self.op)]
+    }
+
+    /// The selected op's field texts, for editing.
+    pub fn texts_mut(&mut self) -> &mut OpTexts {
+        &mut self.texts[op_index(self.op)]
+    }
+
+    /// The scenario to run, or the message for each field that does not parse.
+    pub fn scenario(&self) -> Result<Scenario, Vec<ArgsError>> {
+        let texts = self.texts();
+        let args = parse_args(self.op, &texts.tensor, &texts.param)?;
+        Ok(Scenario {
+            args,
+            declaration: self.declaration,
+            grad_context: self.grad_context,
+            require_grad: self.require_grad,
+            fix: self.fix,
+            backend: self.backend,
+        })
+    }
+
+    /// The form as a URL query string (without the leading `?`).
+    pub fn to_query(&self) -> String {
+        let texts = self.texts();
+        form_urlencoded::Serializer::new(String::new())
+            .append_pair(keys::OP, self.op.name())
+            .append_pair(keys::DECLARES_AUTODIFF, yes_no(self.declaration == Declaration::WithAutodiff))
+            .append_pair(keys::GRAD, on_off(self.grad_context))
+            .append_pair(keys::REQUIRE_GRAD, on_off(self.require_grad))
+            .append_pair(keys::FIX, fix_name(self.fix))
+            .append_pair(keys::BACKEND, backend_name(self.backend))
+            .append_pair(keys::TENSOR, &texts.tensor)
+            .append_pair(keys::PARAM, &texts.param)
+            .finish()
+    }
+
+    /// Reads a URL query (with or without the leading `?`). Settings absent from the query keep
+    /// their defaults; anything unusable is skipped and reported.
+    pub fn from_query(query: &str) -> (Form, Vec<UrlNotice>) {
+        let mut form = Form::default();
+        let mut notices = Vec::new();
+        let query = query.strip_prefix('?').unwrap_or(query);
+        if query.len() > MAX_QUERY_BYTES {
+            notices.push(UrlNotice::new("the link", UrlProblem::TooLong));
+            return (form, notices);
+        }
+        let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+            .map(|(key, value)| (key.into_owned(), value.into_owned()))
+            .collect();
+        // The op decides which texts `x` and `param` belong to, wherever it appears.
+        if let Some((_, value)) = pairs.iter().rev().find(|(key, _)| key == keys::OP) {
+            match OpKind::ALL.into_iter().find(|op| op.name() == value) {
+                Some(op) => form.op = op,
+                None => notices.push(UrlNotice::new(keys::OP, UrlProblem::BadValue)),
+            }
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in &pairs {
+            let Some(known) = keys::ALL.iter().find(|known| **known == key) else {
+                notices.push(UrlNotice::new(key, UrlProblem::UnknownKey));
+                continue;
+            };
+            if seen.contains(known) {
+                notices.push(UrlNotice::new(key, UrlProblem::Repeated));
+            }
+            seen.push(known);
+            if let Err(problem) = form.apply(known, value) {
+                notices.push(UrlNotice::new(key, problem));
+            }
+        }
+        (form, notices)
+    }
+
+    fn apply(&mut self, key: &str, value: &str) -> Result<(), UrlProblem> {
+        match key {
+            keys::OP => {} // applied first, above
+            keys::DECLARES_AUTODIFF => {
+                self.declaration = if parse_flag(value, "yes", "no")? {
+                    Declaration::WithAutodiff
+                } else {
+                    Declaration::WithoutAutodiff
+                }
+            }
+            keys::GRAD => self.grad_context = parse_flag(value, "on", "off")?,
+            keys::REQUIRE_GRAD => self.require_grad = parse_flag(value, "on", "off")?,
+            keys::FIX => {
+                self.fix = Fix::ALL
+                    .into_iter()
+                    .find(|&fix| fix_name(fix) == value)
+                    .ok_or(UrlProblem::BadValue)?
+            }
+            keys::BACKEND => {
+                self.backend = BackendChoice::ALL
+                    .into_iter()
+                    .find(|&backend| backend_name(backend) == value)
+                    .ok_or(UrlProblem::BadValue)?
+            }
+            keys::TENSOR | keys::PARAM => {
+                if value.len() > MAX_URL_TEXT_BYTES {
+                    return Err(UrlProblem::TooLong);
+                }
+                let texts = self.texts_mut();
+                if key == keys::TENSOR {
+                    texts.tensor = value.to_owned();
+                } else {
+                    texts.param = value.to_owned();
+                }
+            }
+            _ => return Err(UrlProblem::UnknownKey),
+        }
+        Ok(())
+    }
+}
+
+/// The query keys.
+pub mod keys {
+    /// `scale`, `leaky_relu` or `shift_ids`.
+    pub const OP: &str = "op";
+    /// `yes` or `no`.
+    pub const DECLARES_AUTODIFF: &str = "declares_autodiff";
+    /// `on` or `off`: the autodiff device.
+    pub const GRAD: &str = "grad";
+    /// `on` or `off`.
+    pub const REQUIRE_GRAD: &str = "require_grad";
+    /// `none`, `detach` or `builtin`.
+    pub const FIX: &str = "fix";
+    /// `gpu` or `cpu`.
+    pub const BACKEND: &str = "backend";
+    /// The tensor text.
+    pub const TENSOR: &str = "x";
+    /// The scalar parameter text.
+    pub const PARAM: &str = "param";
+    /// Every key, in the order links are written.
+    pub const ALL: [&str; 8] = [OP, DECLARES_AUTODIFF, GRAD, REQUIRE_GRAD, FIX, BACKEND, TENSOR, PARAM];
+}
+
+/// Longest query read at all (256 KiB); a longer one is ignored whole.
+pub const MAX_QUERY_BYTES: usize = 256 << 10;
+
+/// Longest field text taken from a link (64 KiB). Typed text may be longer; a link to it keeps
+/// the other settings.
+pub const MAX_URL_TEXT_BYTES: usize = 64 << 10;
+
+fn yes_no(value: bool) -> &'static str {
+    if value { "yes" } else { "no" }
+}
+
+fn on_off(value: bool) -> &'static str {
+    if value { "on" } else { "off" }
+}
+
+fn parse_flag(value: &str, yes: &str, no: &str) -> Result<bool, UrlProblem> {
+    if value == yes {
+        Ok(true)
+    } else if value == no {
+        Ok(false)
+    } else {
+        Err(UrlProblem::BadValue)
+    }
+}
+
+/// The fix's name in links.
+pub fn fix_name(fix: Fix) -> &'static str {
+    match fix {
+        Fix::None => "none",
+        Fix::Detach => "detach",
+        Fix::Builtin => "builtin",
+    }
+}
+
+/// The backend's name in links.
+pub fn backend_name(backend: BackendChoice) -> &'static str {
+    match backend {
+        BackendChoice::Gpu => "gpu",
+        BackendChoice::Cpu => "cpu",
+    }
+}
+
+/// What was wrong with part of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UrlProblem {
+    /// A key the playground does not know.
+    UnknownKey,
+    /// A known key with a value it does not take.
+    BadValue,
+    /// A key given more than once (the last one counts).
+    Repeated,
+    /// A value (or the whole query) over its size limit.
+    TooLong,
+}
+
+/// One ignored part of a link. `Display` is the sentence shown to the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlNotice {
+    /// The key, shortened to 32 characters.
+    pub key: String,
+    /// What was wrong.
+    pub problem: UrlProblem,
+}
+
+impl UrlNotice {
+    fn new(key: &str, problem: UrlProblem) -> UrlNotice {
+        let mut shortened: String = key.chars().take(32).collect();
+        if shortened.len() < key.len() {
+            shortened.push('…');
+        }
+        UrlNotice {
+            key: shortened,
+            problem,
+        }
+    }
+}
+
+impl fmt::Display for UrlNotice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let key = &self.key;
+        match self.problem {
+            UrlProblem::UnknownKey => write!(f, "Ignored “{key}” in the link: not a playground setting."),
+            UrlProblem::BadValue => write!(f, "Ignored “{key}” in the link: its value is not one the playground takes."),
+            UrlProblem::Repeated => write!(f, "“{key}” appears more than once in the link; the last one was used."),
+            UrlProblem::TooLong => write!(f, "Ignored {key}: it is too long to load from a link."),
+        }
+    }
+}

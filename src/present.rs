@@ -1,0 +1,123 @@
+//! Turning outcomes into the words and numbers the page shows. Pure functions, tested natively.
+
+use crate::outcome::{Completed, ImplCall, Phase, Route, Values};
+use crate::scenario::{Fix, Scenario};
+
+/// Values shown before a list is cut short.
+pub const SHOWN_VALUES: usize = 64;
+
+/// `2.5, -5, 8.75` — Rust's shortest round-trip formatting, so what is shown is exactly the
+/// value read back. Long tensors are cut after [`SHOWN_VALUES`] values.
+pub fn values_text(values: &Values) -> String {
+    let mut parts: Vec<String> = match values {
+        Values::Float(values) => values.iter().take(SHOWN_VALUES).map(|v| v.to_string()).collect(),
+        Values::Int(values) => values.iter().take(SHOWN_VALUES).map(|v| v.to_string()).collect(),
+    };
+    if values.len() > SHOWN_VALUES {
+        parts.push(format!("… ({} more)", values.len() - SHOWN_VALUES));
+    }
+    parts.join(", ")
+}
+
+/// `[2, 3]`.
+pub fn shape_text(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+    format!("[{}]", dims.join(", "))
+}
+
+/// The largest element-wise difference between two value lists of the same kind and length.
+pub fn max_abs_difference(a: &Values, b: &Values) -> Option<f64> {
+    match (a, b) {
+        (Values::Float(a), Values::Float(b)) if a.len() == b.len() => Some(
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (*x as f64 - *y as f64).abs())
+                .fold(0.0, f64::max),
+        ),
+        (Values::Int(a), Values::Int(b)) if a.len() == b.len() => Some(
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (*x as f64 - *y as f64).abs())
+                .fold(0.0, f64::max),
+        ),
+        _ => None,
+    }
+}
+
+/// A source path as rustc recorded it, made readable: paths into the cargo registry start at
+/// the crate (`burn-tensor-0.22.1/src/…`), project paths stay as they are (`src/ops/scale.rs`).
+pub fn short_path(file: &str) -> &str {
+    let segments: Vec<&str> = file.split('/').collect();
+    let crate_dir = segments.iter().rposition(|segment| is_versioned_crate_dir(segment));
+    match crate_dir {
+        Some(index) => {
+            let offset: usize = segments[..index].iter().map(|segment| segment.len() + 1).sum();
+            &file[offset..]
+        }
+        None => file,
+    }
+}
+
+/// `burn-tensor-0.22.1`: a name, a dash, then `major.minor.patch`.
+fn is_versioned_crate_dir(segment: &str) -> bool {
+    segment.rsplit_once('-').is_some_and(|(name, version)| {
+        !name.is_empty()
+            && version.split('.').count() == 3
+            && version.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
+    })
+}
+
+/// One line per implementation that ran: `Autodiff<CubeBackend>::scale (forward)`.
+pub fn impl_text(call: &ImplCall) -> String {
+    let phase = match call.phase {
+        Phase::Forward => "forward",
+        Phase::Backward => "backward",
+    };
+    format!("{}::{} ({phase})", call.implementor, call.op)
+}
+
+/// The route in a few words.
+pub fn route_title(route: Route) -> &'static str {
+    match route {
+        Route::Concrete => "Concrete implementation",
+        Route::ConcreteInAutodiffContext => "Concrete implementation, in the autodiff context",
+        Route::AutodiffImpl => "Autodiff<B, C> implementation",
+        Route::Builtin => "Builtin tensor ops (custom op not called)",
+    }
+}
+
+/// What the route means.
+pub fn route_explanation(route: Route) -> &'static str {
+    match route {
+        Route::Concrete => {
+            "The generated routing found a concrete backend tensor with the autodiff context disabled and called the op's implementation for that backend."
+        }
+        Route::ConcreteInAutodiffContext => {
+            "The routing tensor is an int tensor, which autodiff never wraps. The op lists Autodiff, so the routing accepted the enabled context, ran the concrete implementation and re-wrapped its output in that context."
+        }
+        Route::AutodiffImpl => {
+            "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>, which records the backward step."
+        }
+        Route::Builtin => {
+            "The custom op was not called: burn's own tensor ops computed the result, and their own backward passes give the gradient."
+        }
+    }
+}
+
+/// Why a completed run has no gradient, or `None` when it has one.
+pub fn missing_gradient_reason(scenario: &Scenario, completed: &Completed) -> Option<&'static str> {
+    if completed.gradient.is_some() {
+        return None;
+    }
+    Some(if scenario.args.kind().takes_int_input() {
+        "Int outputs have no gradient."
+    } else if scenario.fix == Fix::Detach {
+        "No gradient: the input was detached with without_autodiff(), so backward() cannot reach it. The op runs, but in a training loop whatever feeds it stops learning."
+    } else if !scenario.grad_context {
+        "No gradient: outside a grad context nothing is tracked."
+    } else if !scenario.require_grad {
+        "No gradient: the input does not require one (turn on require_grad)."
+    } else {
+        "No gradient: the output is not tracked by autodiff."
+    })
+}

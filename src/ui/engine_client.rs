@@ -1,0 +1,303 @@
+//! The page's side of the engine worker: spawns it, sends runs, and replaces it when it dies.
+//!
+//! Hand-written rather than a worker crate (gloo-worker and friends): the page must hand each new
+//! worker the *compiled* `WebAssembly.Module` (so a restart after a panic costs no fetch and no
+//! compile), and must tell a reported panic from a silent crash. Both need the raw `Worker`.
+//!
+//! Runs are latest-wins: one is in flight at a time, and a newer request replaces a queued one
+//! (the replaced caller gets [`RunReply::Superseded`]). Runs requested while the worker starts
+//! or restarts wait for it.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use futures::channel::oneshot;
+use js_sys::{Promise, WebAssembly};
+use leptos::prelude::{Set, WriteSignal};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{ErrorEvent, MessageEvent, Response, Worker, WorkerOptions, WorkerType};
+
+use crate::outcome::{Outcome, PanicReport};
+use crate::protocol::{FromWorker, ToWorker};
+use crate::scenario::{BackendChoice, Scenario};
+
+/// The worker's module script (copied to `dist/` by trunk).
+const BOOTSTRAP_URL: &str = "engine-bootstrap.js";
+/// The engine's wasm, as trunk names it for the `engine-worker` binary.
+const ENGINE_WASM_URL: &str = "engine-worker_bg.wasm";
+/// Restarts in a row without the worker ever becoming ready before the client gives up.
+const MAX_FAILED_STARTS: u32 = 3;
+
+/// What the page knows about the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineStatus {
+    /// Downloading and compiling the engine, then starting its worker.
+    Loading,
+    /// Ready; `gpu` is the adapter name, or why runs go to the CPU.
+    Ready { gpu: Result<String, String> },
+    /// The previous worker died (`after_panic`: it reported a panic first); a new one is starting.
+    Restarting { after_panic: bool },
+    /// The engine cannot start; the message says why.
+    Failed(String),
+}
+
+/// How a run ended, from the page's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunReply {
+    /// The worker answered with an outcome.
+    Outcome(Outcome),
+    /// burn panicked; the worker reported it and is being replaced.
+    Panicked(PanicReport),
+    /// The worker died without a report; it is being replaced.
+    Crashed(String),
+    /// A newer run replaced this one before it was sent.
+    Superseded,
+}
+
+/// Cheap to clone: every clone drives the same worker.
+#[derive(Clone)]
+pub struct EngineClient(Rc<RefCell<Inner>>);
+
+struct Inner {
+    status: WriteSignal<EngineStatus>,
+    module: Option<JsValue>,
+    worker: Option<LiveWorker>,
+    ready_gpu: Option<Result<String, String>>,
+    in_flight: Option<(u64, oneshot::Sender<RunReply>)>,
+    queued: Option<(Scenario, oneshot::Sender<RunReply>)>,
+    next_id: u64,
+    failed_starts: u32,
+}
+
+/// A worker and the callbacks that must live as long as it does.
+struct LiveWorker {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl Drop for LiveWorker {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+impl EngineClient {
+    /// Compiles the engine and starts its worker in the background; `status` follows along.
+    pub fn start(status: WriteSignal<EngineStatus>) -> EngineClient {
+        let client = EngineClient(Rc::new(RefCell::new(Inner {
+            status,
+            module: None,
+            worker: None,
+            ready_gpu: None,
+            in_flight: None,
+            queued: None,
+            next_id: 0,
+            failed_starts: 0,
+        })));
+        let starting = client.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match compile_engine().await {
+                Ok(module) => {
+                    starting.0.borrow_mut().module = Some(module);
+                    starting.spawn_worker();
+                }
+                Err(reason) => starting.fail(format!("The engine could not be loaded: {reason}")),
+            }
+        });
+        client
+    }
+
+    /// Queues `scenario` (replacing any queued run) and resolves when it ends.
+    pub async fn run(&self, scenario: Scenario) -> RunReply {
+        let (sender, receiver) = oneshot::channel();
+        let replaced = self.0.borrow_mut().queued.replace((scenario, sender));
+        if let Some((_, replaced)) = replaced {
+            let _ = replaced.send(RunReply::Superseded);
+        }
+        self.pump();
+        receiver.await.unwrap_or(RunReply::Superseded)
+    }
+
+    /// Sends the queued run if the worker is ready and idle.
+    fn pump(&self) {
+        let mut inner = self.0.borrow_mut();
+        if inner.ready_gpu.is_none() || inner.in_flight.is_some() || inner.worker.is_none() {
+            return;
+        }
+        let Some((mut scenario, sender)) = inner.queued.take() else {
+            return;
+        };
+        // Without a usable GPU every run goes to the CPU; the outcome says which backend ran.
+        if matches!(inner.ready_gpu, Some(Err(_))) {
+            scenario.backend = BackendChoice::Cpu;
+        }
+        inner.next_id += 1;
+        let id = inner.next_id;
+        let message = ToWorker::Run { id, scenario };
+        let sent = serde_wasm_bindgen::to_value(&message)
+            .map_err(|error| error.to_string())
+            .and_then(|value| {
+                let worker = inner.worker.as_ref().map(|live| &live.worker);
+                worker
+                    .ok_or_else(|| "no worker".to_owned())?
+                    .post_message(&value)
+                    .map_err(|error| format!("{error:?}"))
+            });
+        match sent {
+            Ok(()) => inner.in_flight = Some((id, sender)),
+            Err(reason) => {
+                let _ = sender.send(RunReply::Crashed(format!("The run could not be sent: {reason}")));
+            }
+        }
+    }
+
+    fn spawn_worker(&self) {
+        let weak = Rc::downgrade(&self.0);
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = match Worker::new_with_options(BOOTSTRAP_URL, &options) {
+            Ok(worker) => worker,
+            Err(error) => return self.fail(format!("The engine worker could not start: {error:?}")),
+        };
+        let on_message = {
+            let weak = Weak::clone(&weak);
+            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                if let Some(inner) = weak.upgrade() {
+                    EngineClient(inner).on_message(event.data());
+                }
+            })
+        };
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            if let Some(inner) = weak.upgrade() {
+                EngineClient(inner).on_crash(event.message());
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let mut inner = self.0.borrow_mut();
+        if let Some(module) = &inner.module {
+            let _ = worker.post_message(module);
+        }
+        inner.ready_gpu = None;
+        inner.worker = Some(LiveWorker {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+    }
+
+    fn on_message(&self, data: JsValue) {
+        let message = match serde_wasm_bindgen::from_value::<FromWorker>(data) {
+            Ok(message) => message,
+            Err(error) => {
+                web_sys::console::error_1(&format!("unreadable engine message: {error}").into());
+                return;
+            }
+        };
+        match message {
+            FromWorker::Ready { gpu } => {
+                let status = {
+                    let mut inner = self.0.borrow_mut();
+                    inner.failed_starts = 0;
+                    inner.ready_gpu = Some(gpu.clone());
+                    inner.status
+                };
+                status.set(EngineStatus::Ready { gpu });
+                self.pump();
+            }
+            FromWorker::Finished { id, outcome } => {
+                self.answer(id, RunReply::Outcome(outcome));
+                self.pump();
+            }
+            FromWorker::Panicked { id, report } => {
+                let reason = report.message.clone();
+                if let Some(id) = id {
+                    self.answer(id, RunReply::Panicked(report));
+                }
+                // The instance traps right after this message: replace the worker now rather
+                // than wait for its error event.
+                self.replace_worker(true, &reason);
+            }
+            FromWorker::BootFailed(reason) => {
+                self.fail(format!("The engine's WebAssembly could not start: {reason}"))
+            }
+        }
+    }
+
+    fn answer(&self, id: u64, reply: RunReply) {
+        let mut inner = self.0.borrow_mut();
+        if inner.in_flight.as_ref().is_some_and(|(in_flight, _)| *in_flight == id)
+            && let Some((_, sender)) = inner.in_flight.take()
+        {
+            let _ = sender.send(reply);
+        }
+    }
+
+    fn on_crash(&self, message: String) {
+        let in_flight = self.0.borrow_mut().in_flight.take();
+        if let Some((_, sender)) = in_flight {
+            let _ = sender.send(RunReply::Crashed(format!(
+                "The engine worker stopped without a panic report: {message}"
+            )));
+        }
+        self.replace_worker(false, &message);
+    }
+
+    /// Starts a new worker after the current one died, unless workers keep dying before they
+    /// are ready (then the engine is reported as failed instead of restarting forever).
+    fn replace_worker(&self, after_panic: bool, reason: &str) {
+        let (status, gave_up) = {
+            let mut inner = self.0.borrow_mut();
+            inner.worker = None; // terminates it
+            if inner.ready_gpu.take().is_none() {
+                inner.failed_starts += 1;
+            }
+            (inner.status, inner.failed_starts >= MAX_FAILED_STARTS)
+        };
+        if gave_up {
+            return self.fail(format!("The engine worker failed to start: {reason}"));
+        }
+        status.set(EngineStatus::Restarting { after_panic });
+        self.spawn_worker();
+    }
+
+    fn fail(&self, reason: String) {
+        let (status, in_flight, queued) = {
+            let mut inner = self.0.borrow_mut();
+            inner.worker = None;
+            (inner.status, inner.in_flight.take(), inner.queued.take())
+        };
+        for (_, sender) in in_flight.into_iter().chain(queued.map(|(_, sender)| (0, sender))) {
+            let _ = sender.send(RunReply::Crashed(reason.clone()));
+        }
+        status.set(EngineStatus::Failed(reason));
+    }
+}
+
+/// Fetches and compiles the engine's wasm once.
+async fn compile_engine() -> Result<JsValue, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let streaming = WebAssembly::compile_streaming(&window.fetch_with_str(ENGINE_WASM_URL));
+    if let Ok(module) = JsFuture::from(streaming).await {
+        return Ok(module);
+    }
+    // Some static hosts serve wasm without `application/wasm`, which streaming compilation
+    // refuses: compile from the bytes instead.
+    let response: Response = JsFuture::from(window.fetch_with_str(ENGINE_WASM_URL))
+        .await
+        .map_err(|error| format!("{error:?}"))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("{ENGINE_WASM_URL}: HTTP {}", response.status()));
+    }
+    let bytes: Promise = response.array_buffer().map_err(|error| format!("{error:?}"))?;
+    let bytes = JsFuture::from(bytes).await.map_err(|error| format!("{error:?}"))?;
+    JsFuture::from(WebAssembly::compile(&bytes))
+        .await
+        .map_err(|error| format!("{error:?}"))
+}

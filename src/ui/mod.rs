@@ -1,0 +1,221 @@
+//! The page: a Leptos app that edits a [`Form`](crate::form::Form), keeps it in the URL, and runs it in the engine
+//! worker through [`EngineClient`].
+//!
+//! - [`controls`]: the scenario's controls.
+//! - [`outcome_view`]: the last run's result or panic.
+//! - [`engine_client`]: spawning, feeding and replacing the engine worker.
+//! - [`url`]: the form in the address bar.
+//! - [`theme`]: light/dark.
+
+pub mod controls;
+pub mod engine_client;
+pub mod outcome_view;
+pub mod theme;
+pub mod url;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use crate::form::UrlNotice;
+use controls::{Change, Controls};
+use engine_client::{EngineClient, EngineStatus, RunReply};
+use outcome_view::{LastRun, OutcomeView};
+use theme::ThemeSwitch;
+use url::HistoryMode;
+
+/// Pause after typing before a re-run, in milliseconds.
+const TYPING_DEBOUNCE_MS: u32 = 300;
+
+/// Mounts the app on `<body>`.
+pub fn mount() {
+    leptos::mount::mount_to_body(App);
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map(|performance| performance.now())
+        .unwrap_or(0.0)
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    let (initial, notices) = url::read();
+    let form = RwSignal::new(initial);
+    let url_notices = RwSignal::new(notices);
+    let text_revision = RwSignal::new(0u64);
+    let (status, set_status) = signal(EngineStatus::Loading);
+    let client = StoredValue::new_local(EngineClient::start(set_status));
+    let last_run = RwSignal::new(None::<LastRun>);
+    // The newest requested run, and whether it is still waiting for its answer.
+    let latest = StoredValue::new(0u64);
+    let pending = RwSignal::new(false);
+
+    let gpu_available = Signal::derive(move || match status.get() {
+        EngineStatus::Ready { gpu } => Some(gpu.is_ok()),
+        EngineStatus::Failed(_) => Some(false),
+        _ => None,
+    });
+
+    // Runs the form as it is now, after `delay_ms`, unless a newer run is requested meanwhile.
+    let schedule_run = move |delay_ms: u32| {
+        let generation = latest.get_value() + 1;
+        latest.set_value(generation);
+        let Ok(scenario) = form.get_untracked().scenario() else {
+            // The fields show what is wrong; nothing to run.
+            pending.set(false);
+            return;
+        };
+        pending.set(true);
+        leptos::task::spawn_local(async move {
+            if delay_ms > 0 {
+                gloo_timers::future::TimeoutFuture::new(delay_ms).await;
+                if latest.get_value() != generation {
+                    return;
+                }
+            }
+            let started = now_ms();
+            let reply = client.get_value().run(scenario.clone()).await;
+            if reply == RunReply::Superseded || latest.get_value() != generation {
+                return;
+            }
+            pending.set(false);
+            last_run.set(Some(LastRun {
+                scenario,
+                reply,
+                round_trip_ms: now_ms() - started,
+            }));
+        });
+    };
+
+    let on_change = Callback::new(move |change: Change| {
+        let mode = match change {
+            Change::Toggle => HistoryMode::Push,
+            Change::Typing => HistoryMode::Replace,
+        };
+        form.with_untracked(|form| url::write(form, mode));
+        url_notices.set(Vec::new());
+        schedule_run(match change {
+            Change::Toggle => 0,
+            Change::Typing => TYPING_DEBOUNCE_MS,
+        });
+    });
+    let on_run = Callback::new(move |()| schedule_run(0));
+
+    // Back/forward: load the form from the URL and run it.
+    let on_pop_state = Closure::<dyn FnMut(web_sys::PopStateEvent)>::new(move |_| {
+        let (restored, notices) = url::read();
+        form.set(restored);
+        url_notices.set(notices);
+        text_revision.update(|revision| *revision += 1);
+        schedule_run(0);
+    });
+    // Ctrl/Cmd + Enter runs from anywhere on the page.
+    let on_key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |event: web_sys::KeyboardEvent| {
+        if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
+            event.prevent_default();
+            schedule_run(0);
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window.add_event_listener_with_callback("popstate", on_pop_state.as_ref().unchecked_ref());
+        let _ = window.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
+    }
+    // The page lives as long as the window: the listeners are never removed.
+    on_pop_state.forget();
+    on_key.forget();
+
+    // Canonical URL for what is shown, then the first run.
+    form.with_untracked(|form| url::write(form, HistoryMode::Replace));
+    schedule_run(0);
+
+    view! {
+        <header class="page-header">
+            <div>
+                <h1>"Burn Extension Playground"</h1>
+                <p class="tagline">
+                    "Runs the routing that burn 0.22.1's " <code>"#[backend_extension]"</code>
+                    " generates for custom ops — live, in your browser — and shows what it does when an op meets a training loop."
+                </p>
+            </div>
+            <ThemeSwitch/>
+        </header>
+        <EngineBanner status/>
+        <UrlNotices notices=url_notices/>
+        <main class="layout">
+            <section class="panel" aria-labelledby="scenario-heading">
+                <h2 id="scenario-heading">"Scenario"</h2>
+                <Controls form text_revision gpu_available on_change on_run/>
+            </section>
+            <section class="panel" aria-labelledby="outcome-heading" aria-live="polite" aria-busy=move || pending.get().to_string()>
+                <h2 id="outcome-heading">"Outcome"</h2>
+                <p class="run-status" data-testid="run-status">
+                    {move || if pending.get() { "Running…" } else { "" }}
+                </p>
+                {move || last_run.get().map(|run| view! { <OutcomeView run/> })}
+            </section>
+        </main>
+        <footer class="page-footer">
+            <p>
+                "Every message on this page comes from a real panic caught in the engine's Web Worker; the worker is replaced after each one. "
+                "Share the exact scenario with the page's URL."
+            </p>
+        </footer>
+    }
+}
+
+/// The engine's state: loading, which backend runs, restarts, failure.
+#[component]
+fn EngineBanner(status: ReadSignal<EngineStatus>) -> impl IntoView {
+    move || match status.get() {
+        EngineStatus::Loading => view! {
+            <p class="banner banner-info" data-testid="engine-status" role="status">
+                <span class="spinner" aria-hidden="true"></span>
+                "Loading the engine: downloading and compiling burn's WebAssembly, then starting WebGPU…"
+            </p>
+        }
+        .into_any(),
+        EngineStatus::Ready { gpu: Ok(adapter) } => view! {
+            <p class="banner banner-ok" data-testid="engine-status" role="status">
+                "Engine ready on WebGPU: " <strong>{adapter}</strong>
+            </p>
+        }
+        .into_any(),
+        EngineStatus::Ready { gpu: Err(reason) } => view! {
+            <p class="banner banner-warn" data-testid="engine-status" role="status">
+                "WebGPU is not available here (" {reason} "). Every run uses the CPU backend (burn-flex) instead; the routing is the same."
+            </p>
+        }
+        .into_any(),
+        EngineStatus::Restarting { after_panic } => view! {
+            <p class="banner banner-info" data-testid="engine-status" role="status">
+                <span class="spinner" aria-hidden="true"></span>
+                {if after_panic { "Replacing the engine worker after the panic…" } else { "Restarting the engine worker…" }}
+            </p>
+        }
+        .into_any(),
+        EngineStatus::Failed(reason) => view! {
+            <p class="banner banner-error" data-testid="engine-status" role="alert">
+                {reason} " Reload the page to try again."
+            </p>
+        }
+        .into_any(),
+    }
+}
+
+/// What was ignored in the link the page was opened with.
+#[component]
+fn UrlNotices(notices: RwSignal<Vec<UrlNotice>>) -> impl IntoView {
+    move || {
+        let notices = notices.get();
+        (!notices.is_empty()).then(|| {
+            view! {
+                <div class="banner banner-warn" data-testid="url-notices" role="status">
+                    <ul>{notices.into_iter().map(|notice| view! { <li>{notice.to_string()}</li> }).collect_view()}</ul>
+                </div>
+            }
+        })
+    }
+}

@@ -1,0 +1,122 @@
+//! The outcome of the last run: values, gradient and route; or the panic burn raised.
+
+use leptos::prelude::*;
+
+use super::engine_client::RunReply;
+use crate::outcome::{Completed, Outcome, PanicReport};
+use crate::present::{
+    impl_text, max_abs_difference, missing_gradient_reason, route_explanation, route_title,
+    shape_text, short_path, values_text,
+};
+use crate::scenario::{BackendChoice, Scenario};
+
+/// A finished run, with the scenario it ran.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LastRun {
+    /// What was run (as sent; the backend may have been switched to the CPU).
+    pub scenario: Scenario,
+    /// How it ended.
+    pub reply: RunReply,
+    /// From the request to the answer, measured on the page, in milliseconds.
+    pub round_trip_ms: f64,
+}
+
+/// The outcome card for `run`.
+#[component]
+pub fn OutcomeView(run: LastRun) -> impl IntoView {
+    let LastRun {
+        scenario,
+        reply,
+        round_trip_ms,
+    } = run;
+    match reply {
+        RunReply::Outcome(Outcome::Completed(completed)) => {
+            view! { <CompletedCard scenario completed round_trip_ms/> }.into_any()
+        }
+        RunReply::Outcome(Outcome::Panicked(report)) | RunReply::Panicked(report) => {
+            view! { <PanicCard report/> }.into_any()
+        }
+        RunReply::Outcome(Outcome::Failed(message)) | RunReply::Crashed(message) => view! {
+            <article class="card card-failed" data-outcome="failed">
+                <h2>"The run did not finish"</h2>
+                <p class="failure-message">{message}</p>
+            </article>
+        }
+        .into_any(),
+        RunReply::Superseded => ().into_any(),
+    }
+}
+
+#[component]
+fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -> impl IntoView {
+    let difference = max_abs_difference(&completed.output.values, &completed.reference.values);
+    let gradient_rows = completed.gradient.as_ref().map(|gradient| {
+        let reference = completed.reference_gradient.as_ref();
+        let difference = reference.and_then(|reference| max_abs_difference(&gradient.values, &reference.values));
+        view! {
+            <dt>"∂ sum(y) / ∂x"</dt>
+            <dd><code data-testid="gradient-values">{values_text(&gradient.values)}</code></dd>
+            <dt>"Reference gradient"</dt>
+            <dd><code data-testid="reference-gradient-values">{reference.map(|r| values_text(&r.values)).unwrap_or_default()}</code></dd>
+            <dt>"Max |difference|"</dt>
+            <dd data-testid="gradient-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</dd>
+        }
+    });
+    let no_gradient = missing_gradient_reason(&scenario, &completed);
+    let backend = match completed.backend {
+        BackendChoice::Gpu => "WebGPU",
+        BackendChoice::Cpu => "CPU",
+    };
+    let impls = if completed.impls.is_empty() {
+        view! { <p class="note">"No custom op implementation ran."</p> }.into_any()
+    } else {
+        view! {
+            <ol class="impls" data-testid="impls">
+                {completed.impls.iter().map(|call| view! { <li><code>{impl_text(call)}</code></li> }).collect_view()}
+            </ol>
+        }
+        .into_any()
+    };
+    view! {
+        <article class="card card-ok" data-outcome="completed">
+            <h2>"Ran: " <span data-testid="route">{route_title(completed.route)}</span></h2>
+            <p>{route_explanation(completed.route)}</p>
+            <dl class="facts">
+                <dt>"Output y"</dt>
+                <dd><code data-testid="output-values">{values_text(&completed.output.values)}</code></dd>
+                <dt>"Shape, dtype"</dt>
+                <dd data-testid="output-meta">{format!("{} {}", shape_text(&completed.output.shape), completed.output.dtype)}</dd>
+                <dt>"Reference (builtin ops)"</dt>
+                <dd><code data-testid="reference-values">{values_text(&completed.reference.values)}</code></dd>
+                <dt>"Max |difference|"</dt>
+                <dd data-testid="output-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</dd>
+                {gradient_rows}
+                <dt>"Backend"</dt>
+                <dd data-testid="device">{format!("{backend} · {}", completed.device)}</dd>
+                <dt>"Time"</dt>
+                <dd>{format!("{:.1} ms in the engine, {:.1} ms round trip", completed.elapsed_ms, round_trip_ms)}</dd>
+            </dl>
+            {no_gradient.map(|reason| view! { <p class="note" data-testid="no-gradient">{reason}</p> })}
+            <h3>"Implementations that ran"</h3>
+            <p class="note">"Each implementation records itself when it runs; this list is what executed."</p>
+            {impls}
+        </article>
+    }
+}
+
+#[component]
+fn PanicCard(report: PanicReport) -> impl IntoView {
+    let location = report.location.as_ref().map(|location| {
+        format!("{}:{}:{}", short_path(&location.file), location.line, location.column)
+    });
+    view! {
+        <article class="card card-panic" data-outcome="panicked" role="alert">
+            <h2>"burn panicked"</h2>
+            <pre class="panic-message" data-testid="panic-message">{report.message.clone()}</pre>
+            {location.map(|location| view! {
+                <p>"at " <code data-testid="panic-location">{location}</code></p>
+            })}
+            <p class="note">"The engine worker that panicked was replaced; your inputs and toggles are unchanged."</p>
+        </article>
+    }
+}

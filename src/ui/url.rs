@@ -1,0 +1,50 @@
+//! The form in the address bar: read on load and on back/forward, written on every change.
+//!
+//! Toggles push a history entry (so back/forward step through them); typing replaces the
+//! current one (so a sentence is not a hundred entries).
+
+use wasm_bindgen::JsValue;
+
+use crate::form::{Form, UrlNotice};
+
+/// How a change is recorded in the session history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryMode {
+    /// A new entry.
+    Push,
+    /// Rewrite the current entry.
+    Replace,
+}
+
+/// The form in the current URL, and what in it was ignored.
+pub fn read() -> (Form, Vec<UrlNotice>) {
+    let query = web_sys::window()
+        .and_then(|window| window.location().search().ok())
+        .unwrap_or_default();
+    Form::from_query(&query)
+}
+
+/// Writes `form` to the URL unless it is already there.
+pub fn write(form: &Form, mode: HistoryMode) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let query = format!("?{}", form.to_query());
+    if window.location().search().ok().as_deref() == Some(query.as_str()) {
+        return;
+    }
+    let Ok(history) = window.history() else {
+        return;
+    };
+    let _ = match mode {
+        HistoryMode::Push => history.push_state_with_url(&JsValue::NULL, "", Some(&query)),
+        HistoryMode::Replace => history.replace_state_with_url(&JsValue::NULL, "", Some(&query)),
+    };
+}
+
+/// The page's full URL (for the "copy link" button).
+pub fn current() -> String {
+    web_sys::window()
+        .and_then(|window| window.location().href().ok())
+        .unwrap_or_default()
+}

@@ -1,0 +1,102 @@
+//! The engine worker: the wasm entry point that runs the [`Engine`] inside a dedicated Web Worker.
+//!
+//! It acquires the GPU (WebGPU through burn-wgpu) asynchronously — or explains why it cannot and
+//! serves the CPU backend only — then answers [`ToWorker::Run`] messages one at a time. Its panic
+//! hook posts [`FromWorker::Panicked`] before the wasm instance traps, so the page learns what
+//! happened even though the worker is gone.
+//!
+//! The page starts it through `engine-bootstrap.js`, handing over an already compiled
+//! `WebAssembly.Module`, so replacing a dead worker never refetches or recompiles the wasm.
+
+mod webgpu_probe;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use burn::tensor::Device;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use crate::engine::devices::{self, GpuDevice};
+use crate::engine::{Engine, panic_capture};
+use crate::ops::trace;
+use crate::outcome::PanicReport;
+use crate::protocol::{FromWorker, ToWorker};
+
+thread_local! {
+    /// The run in progress, so the panic hook can say which run panicked.
+    static CURRENT_RUN: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(message: &FromWorker) {
+    // Plain objects: `serialize_maps_as_objects` keeps the message readable in devtools.
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
+    match serde::Serialize::serialize(message, &serializer) {
+        Ok(value) => {
+            let _ = scope().post_message(&value);
+        }
+        Err(error) => web_sys::console::error_1(&format!("engine worker: {error}").into()),
+    }
+}
+
+/// Runs in the panic hook, before the instance traps.
+fn post_panic(report: &PanicReport) {
+    let mut report = report.clone();
+    report.impls = trace::take();
+    post(&FromWorker::Panicked {
+        id: CURRENT_RUN.with(Cell::get),
+        report,
+    });
+}
+
+/// Starts the worker: installs the panic hook, initialises the engine, then serves runs.
+pub fn start() {
+    panic_capture::install(Some(post_panic));
+    wasm_bindgen_futures::spawn_local(async {
+        let engine = Rc::new(Engine::from_parts(acquire_gpu().await, Device::flex()));
+        let serving = Rc::clone(&engine);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            match serde_wasm_bindgen::from_value::<ToWorker>(event.data()) {
+                Ok(ToWorker::Run { id, scenario }) => {
+                    let engine = Rc::clone(&serving);
+                    wasm_bindgen_futures::spawn_local(async move {
+                        CURRENT_RUN.with(|current| current.set(Some(id)));
+                        let outcome = engine.run(&scenario).await;
+                        CURRENT_RUN.with(|current| current.set(None));
+                        post(&FromWorker::Finished { id, outcome });
+                    });
+                }
+                Err(error) => web_sys::console::error_1(
+                    &format!("engine worker: unreadable message: {error}").into(),
+                ),
+            }
+        });
+        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        // The worker lives as long as its handler; it is never removed.
+        on_message.forget();
+        post(&FromWorker::Ready {
+            gpu: engine.gpu().map(str::to_owned).map_err(str::to_owned),
+        });
+    });
+}
+
+/// The GPU device, or why the worker serves the CPU backend only.
+async fn acquire_gpu() -> Result<GpuDevice, String> {
+    let adapter = webgpu_probe::probe().await?;
+    // cubecl-wgpu 0.11 profiles with timestamp queries on wasm and panics on the first op
+    // without them; checking first turns that panic into a plain CPU fallback.
+    if !adapter.has_timestamp_query {
+        return Err(format!(
+            "the WebGPU adapter ({}) lacks the `timestamp-query` feature that burn-wgpu needs in browsers",
+            adapter.name
+        ));
+    }
+    let mut gpu = devices::init_gpu().await?;
+    gpu.adapter = adapter.name;
+    Ok(gpu)
+}
