@@ -62,7 +62,7 @@ impl Default for Form {
     fn default() -> Form {
         Form {
             op: OpKind::ShiftIds,
-            declaration: Declaration::WithoutAutodiff,
+            declaration: Declaration::WITHOUT_AUTODIFF,
             grad_context: true,
             require_grad: false,
             fix: Fix::None,
@@ -106,7 +106,8 @@ impl Form {
         let texts = self.texts();
         form_urlencoded::Serializer::new(String::new())
             .append_pair(keys::OP, self.op.name())
-            .append_pair(keys::DECLARES_AUTODIFF, yes_no(self.declaration == Declaration::WithAutodiff))
+            .append_pair(keys::DECLARES_AUTODIFF, yes_no(self.declaration.autodiff))
+            .append_pair(keys::DECLARES_FLEX, yes_no(self.declaration.flex))
             .append_pair(keys::GRAD, on_off(self.grad_context))
             .append_pair(keys::REQUIRE_GRAD, on_off(self.require_grad))
             .append_pair(keys::FIX, fix_name(self.fix))
@@ -156,13 +157,8 @@ impl Form {
     fn apply(&mut self, key: &str, value: &str) -> Result<(), UrlProblem> {
         match key {
             keys::OP => {} // applied first, above
-            keys::DECLARES_AUTODIFF => {
-                self.declaration = if parse_flag(value, "yes", "no")? {
-                    Declaration::WithAutodiff
-                } else {
-                    Declaration::WithoutAutodiff
-                }
-            }
+            keys::DECLARES_AUTODIFF => self.declaration.autodiff = parse_flag(value, "yes", "no")?,
+            keys::DECLARES_FLEX => self.declaration.flex = parse_flag(value, "yes", "no")?,
             keys::GRAD => self.grad_context = parse_flag(value, "on", "off")?,
             keys::REQUIRE_GRAD => self.require_grad = parse_flag(value, "on", "off")?,
             keys::FIX => {
@@ -198,8 +194,10 @@ impl Form {
 pub mod keys {
     /// `scale`, `leaky_relu` or `shift_ids`.
     pub const OP: &str = "op";
-    /// `yes` or `no`.
+    /// `yes` or `no`: the `Autodiff` selector.
     pub const DECLARES_AUTODIFF: &str = "declares_autodiff";
+    /// `yes` or `no`: the `Flex` selector.
+    pub const DECLARES_FLEX: &str = "declares_flex";
     /// `on` or `off`: the autodiff device.
     pub const GRAD: &str = "grad";
     /// `on` or `off`.
@@ -213,7 +211,17 @@ pub mod keys {
     /// The scalar parameter text.
     pub const PARAM: &str = "param";
     /// Every key, in the order links are written.
-    pub const ALL: [&str; 8] = [OP, DECLARES_AUTODIFF, GRAD, REQUIRE_GRAD, FIX, BACKEND, TENSOR, PARAM];
+    pub const ALL: [&str; 9] = [
+        OP,
+        DECLARES_AUTODIFF,
+        DECLARES_FLEX,
+        GRAD,
+        REQUIRE_GRAD,
+        FIX,
+        BACKEND,
+        TENSOR,
+        PARAM,
+    ];
 }
 
 /// Longest query read at all (256 KiB); a longer one is ignored whole.

@@ -25,7 +25,10 @@
 //! [`scenario`], [`input`], [`outcome`] and [`protocol`] are plain data with no burn dependency; [`ops`] and
 //! [`engine`] need the `engine` feature (on by default).
 
+pub mod expanded;
 pub mod form;
+pub mod gallery;
+pub mod highlight;
 pub mod input;
 pub mod outcome;
 pub mod present;

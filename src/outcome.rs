@@ -144,3 +144,14 @@ pub struct PanicReport {
     /// Op implementations that ran before the panic.
     pub impls: Vec<ImplCall>,
 }
+
+/// The result of running a gallery case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum CaseOutcome {
+    /// The snippet panicked, as the panic hook saw it.
+    Panicked(PanicReport),
+    /// The snippet ran to the end; the text says what it produced.
+    Completed(String),
+    /// The snippet needs a device this engine does not have.
+    Unavailable(String),
+}

@@ -48,24 +48,60 @@ impl OpKind {
 
 /// How the op's trait is declared: the selector list given to `#[backend_extension(...)]`.
 ///
-/// Each variant is a separate, real expansion of burn's macro compiled into the engine.
+/// `Cube` (WebGPU) is always listed; `Flex` (the CPU backend) and `Autodiff` are optional. Each
+/// of the four combinations is a separate, real expansion of burn's macro compiled into the
+/// engine, and each lists `Autodiff` only together with an `impl … for Autodiff<B, C>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Declaration {
-    /// `#[backend_extension(Cube, Flex)]`: no `Autodiff` selector, no `Autodiff<B, C>` impl.
-    WithoutAutodiff,
-    /// `#[backend_extension(Cube, Flex, Autodiff)]` plus an `impl … for Autodiff<B, C>`.
-    WithAutodiff,
+pub struct Declaration {
+    /// The `Autodiff` selector (and the op's `Autodiff<B, C>` impl).
+    pub autodiff: bool,
+    /// The `Flex` selector.
+    pub flex: bool,
 }
 
 impl Declaration {
-    /// Both declarations, without first.
-    pub const ALL: [Declaration; 2] = [Declaration::WithoutAutodiff, Declaration::WithAutodiff];
+    /// `#[backend_extension(Cube, Flex)]`: the common declaration without `Autodiff`.
+    pub const WITHOUT_AUTODIFF: Declaration = Declaration {
+        autodiff: false,
+        flex: true,
+    };
+    /// `#[backend_extension(Cube, Flex, Autodiff)]`.
+    pub const WITH_AUTODIFF: Declaration = Declaration {
+        autodiff: true,
+        flex: true,
+    };
 
-    /// The selector list as written in the attribute.
+    /// Every declaration: without `Autodiff` first, then without `Flex`.
+    pub const ALL: [Declaration; 4] = [
+        Declaration::WITHOUT_AUTODIFF,
+        Declaration::WITH_AUTODIFF,
+        Declaration {
+            autodiff: false,
+            flex: false,
+        },
+        Declaration {
+            autodiff: true,
+            flex: false,
+        },
+    ];
+
+    /// The selector list as written in the attribute, e.g. `Cube, Flex, Autodiff`.
     pub fn selectors(self) -> &'static str {
-        match self {
-            Declaration::WithoutAutodiff => "Cube, Flex",
-            Declaration::WithAutodiff => "Cube, Flex, Autodiff",
+        match (self.flex, self.autodiff) {
+            (true, false) => "Cube, Flex",
+            (true, true) => "Cube, Flex, Autodiff",
+            (false, false) => "Cube",
+            (false, true) => "Cube, Autodiff",
+        }
+    }
+
+    /// The module of each op file that stamps the trait under this declaration.
+    pub fn module(self) -> &'static str {
+        match (self.flex, self.autodiff) {
+            (true, false) => "cube_flex",
+            (true, true) => "cube_flex_autodiff",
+            (false, false) => "cube",
+            (false, true) => "cube_autodiff",
         }
     }
 }

@@ -21,7 +21,7 @@ fn default_form_is_the_int_op_in_a_training_loop() {
                 },
                 offset: 1000
             },
-            declaration: Declaration::WithoutAutodiff,
+            declaration: Declaration::WITHOUT_AUTODIFF,
             grad_context: true,
             require_grad: false,
             fix: Fix::None,
@@ -34,7 +34,7 @@ fn default_form_is_the_int_op_in_a_training_loop() {
 fn query_lists_every_setting() {
     assert_eq!(
         Form::default().to_query(),
-        "op=shift_ids&declares_autodiff=no&grad=on&require_grad=off&fix=none&backend=gpu&x=0%2C+7%2C+41%2C+3&param=1000"
+        "op=shift_ids&declares_autodiff=no&declares_flex=yes&grad=on&require_grad=off&fix=none&backend=gpu&x=0%2C+7%2C+41%2C+3&param=1000"
     );
 }
 
@@ -42,7 +42,7 @@ fn query_lists_every_setting() {
 fn query_round_trips() {
     let mut form = Form::default();
     form.op = OpKind::LeakyRelu;
-    form.declaration = Declaration::WithAutodiff;
+    form.declaration = Declaration { autodiff: true, flex: false };
     form.grad_context = false;
     form.require_grad = true;
     form.fix = Fix::Detach;
@@ -55,6 +55,7 @@ fn query_round_trips() {
     assert_eq!(read.texts().tensor, "1 & 2; <3>\n=4%");
     assert_eq!(read.op, OpKind::LeakyRelu);
     assert_eq!(read.fix, Fix::Detach);
+    assert_eq!(read.declaration, Declaration { autodiff: true, flex: false });
 }
 
 #[test]
@@ -84,7 +85,7 @@ fn hostile_links_are_ignored_with_a_notice() {
     assert_eq!(form.op, OpKind::ShiftIds);
     assert!(form.grad_context);
     assert_eq!(form.fix, Fix::Builtin);
-    assert_eq!(form.declaration, Declaration::WithoutAutodiff);
+    assert_eq!(form.declaration, Declaration::WITHOUT_AUTODIFF);
     let problems: Vec<(&str, UrlProblem)> =
         notices.iter().map(|notice| (notice.key.as_str(), notice.problem)).collect();
     assert_eq!(

@@ -1,5 +1,5 @@
-//! The whole matrix on real burn: every op × declaration × grad context × `require_grad` × fix ×
-//! backend, each cell one named test.
+//! The whole matrix on real burn: every op × declaration (with or without `Autodiff`, with or
+//! without `Flex`) × grad context × `require_grad` × fix × backend, each cell one named test.
 //!
 //! GPU cells run on burn-wgpu natively (Mesa's lavapipe Vulkan driver where there is no GPU);
 //! CPU cells on burn-flex. Each cell asserts the exact outcome: output values against the op's
@@ -64,10 +64,7 @@ impl Cell {
         format!(
             "{}::{}::{}::{}::fix_{}::{}",
             self.op.name(),
-            match self.declaration {
-                Declaration::WithoutAutodiff => "declared_without_autodiff",
-                Declaration::WithAutodiff => "declared_with_autodiff",
-            },
+            format!("declared_{}", self.declaration.module()),
             if self.grad_context { "grad_context" } else { "no_grad_context" },
             if self.require_grad { "require_grad" } else { "no_require_grad" },
             format!("{:?}", self.fix).to_lowercase(),
@@ -143,6 +140,14 @@ fn expected(cell: &Cell) -> Expected {
             gradient: float && cell.grad_context && cell.require_grad,
         };
     }
+    let backend_not_supported = Expected::RoutingPanics {
+        message: format!("not implemented: Backend not supported for custom op `{op}`"),
+    };
+    // A Flex tensor meets an op declared without `Flex`: no arm matches its backend, in any
+    // context, and the generated fallback fires.
+    if cell.backend == BackendChoice::Cpu && !cell.declaration.flex {
+        return backend_not_supported;
+    }
     // Detached inputs, and any input outside a grad context, take the concrete route.
     if cell.fix == Fix::Detach || !cell.grad_context {
         return Expected::Runs {
@@ -150,24 +155,22 @@ fn expected(cell: &Cell) -> Expected {
             gradient: false,
         };
     }
-    match (cell.declaration, float) {
+    match (cell.declaration.autodiff, float) {
         // A float input on an autodiff device is autodiff-wrapped; without the `Autodiff`
         // selector no arm matches it and the generated fallback fires.
-        (Declaration::WithoutAutodiff, true) => Expected::RoutingPanics {
-            message: format!("not implemented: Backend not supported for custom op `{op}`"),
-        },
+        (false, true) => backend_not_supported,
         // An int input is never wrapped: the concrete arm matches, then rejects the enabled
         // autodiff context (routing.rs:1126).
-        (Declaration::WithoutAutodiff, false) => Expected::RoutingPanics {
+        (false, false) => Expected::RoutingPanics {
             message: format!("not implemented: Autodiff not supported for custom op `{op}`"),
         },
-        (Declaration::WithAutodiff, true) => Expected::Runs {
+        (true, true) => Expected::Runs {
             route: Route::AutodiffImpl,
             gradient: cell.require_grad,
         },
         // Ints have no float input, so the autodiff impl is not needed: the concrete result is
         // re-wrapped in the enabled context.
-        (Declaration::WithAutodiff, false) => Expected::Runs {
+        (true, false) => Expected::Runs {
             route: Route::ConcreteInAutodiffContext,
             gradient: false,
         },
@@ -276,7 +279,11 @@ fn check(cell: Cell) -> Result<(), Failed> {
                 .lines()
                 .nth(location.line as usize - 1)
                 .ok_or("panic line beyond the end of the file")?;
-            let stamp = format!("declare_{}_ops!(Cube, Flex);", cell.op.name());
+            let stamp = format!(
+                "declare_{}_ops!({});",
+                cell.op.name(),
+                cell.declaration.selectors()
+            );
             ensure_eq(
                 "panic location file",
                 &location.file,

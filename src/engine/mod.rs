@@ -13,6 +13,7 @@
 //! and the output tensor's autodiff context.
 
 pub mod devices;
+mod gallery;
 pub mod panic_capture;
 mod run;
 

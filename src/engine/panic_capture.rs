@@ -9,8 +9,11 @@
 //! instance traps. The code path is the same; only the ending differs.
 
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::panic::{self, AssertUnwindSafe, PanicHookInfo};
+use std::pin::Pin;
 use std::sync::{Once, OnceLock};
+use std::task::{Context, Poll};
 
 use crate::outcome::{PanicLocation, PanicReport};
 
@@ -79,4 +82,29 @@ pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
                 impls: Vec::new(),
             })
     })
+}
+
+/// [`catching`] for a future: every poll runs inside it, so a panic raised after an `.await`
+/// (a read back, a transaction) is reported the same way.
+pub async fn catching_async<T>(future: impl Future<Output = T>) -> Result<T, PanicReport> {
+    CatchPanics {
+        future: Box::pin(future),
+    }
+    .await
+}
+
+struct CatchPanics<F> {
+    future: Pin<Box<F>>,
+}
+
+impl<F: Future> Future for CatchPanics<F> {
+    type Output = Result<F::Output, PanicReport>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match catching(|| self.future.as_mut().poll(cx)) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+            Err(report) => Poll::Ready(Err(report)),
+        }
+    }
 }

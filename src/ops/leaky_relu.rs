@@ -37,29 +37,39 @@ macro_rules! declare_leaky_relu_ops {
 }
 
 /// `#[backend_extension(Cube, Flex)]`: no `Autodiff` selector.
-pub mod without_autodiff {
+pub mod cube_flex {
     use super::*;
     declare_leaky_relu_ops!(Cube, Flex);
 }
 
 /// `#[backend_extension(Cube, Flex, Autodiff)]`; the default body is the autodiff impl.
-pub mod with_autodiff {
+pub mod cube_flex_autodiff {
     use super::*;
     declare_leaky_relu_ops!(Cube, Flex, Autodiff);
+    impl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}
+}
 
+/// `#[backend_extension(Cube)]`: the `Flex` impl exists, but the routing never reaches it.
+pub mod cube {
+    use super::*;
+    declare_leaky_relu_ops!(Cube);
+}
+
+/// `#[backend_extension(Cube, Autodiff)]`.
+pub mod cube_autodiff {
+    use super::*;
+    declare_leaky_relu_ops!(Cube, Autodiff);
     impl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}
 }
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, slope: f32) -> Tensor<D> {
     let x = x.into_dispatch();
-    Tensor::from_dispatch(match declaration {
-        Declaration::WithoutAutodiff => {
-            <Dispatch as without_autodiff::LeakyReluOps>::leaky_relu(x, slope)
-        }
-        Declaration::WithAutodiff => {
-            <Dispatch as with_autodiff::LeakyReluOps>::leaky_relu(x, slope)
-        }
+    Tensor::from_dispatch(match (declaration.flex, declaration.autodiff) {
+        (true, false) => <Dispatch as cube_flex::LeakyReluOps>::leaky_relu(x, slope),
+        (true, true) => <Dispatch as cube_flex_autodiff::LeakyReluOps>::leaky_relu(x, slope),
+        (false, false) => <Dispatch as cube::LeakyReluOps>::leaky_relu(x, slope),
+        (false, true) => <Dispatch as cube_autodiff::LeakyReluOps>::leaky_relu(x, slope),
     })
 }
 

@@ -51,53 +51,68 @@ macro_rules! declare_scale_ops {
     };
 }
 
+/// Implements the module's `ScaleOps` for `Autodiff<B, C>`, with its `Backward`.
+macro_rules! impl_scale_autodiff {
+    () => {
+        impl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {
+            fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {
+                trace::record::<Self>("scale");
+                let (primitive, node) = x.into_parts();
+                match ScaleBackward.prepare::<C>([node]).compute_bound().stateful() {
+                    // The backward needs only the factor, not the input or output.
+                    OpsKind::Tracked(prep) => prep.finish(factor, B::scale(primitive, factor)),
+                    OpsKind::UnTracked(prep) => prep.finish(B::scale(primitive, factor)),
+                }
+            }
+        }
+
+        /// d(factor · x)/dx = factor: the incoming gradient is scaled by the same kernel.
+        #[derive(Debug)]
+        struct ScaleBackward;
+
+        impl<B: ScaleOps> Backward<B, 1> for ScaleBackward {
+            type State = f32;
+
+            fn backward(
+                self,
+                ops: Ops<Self::State, 1>,
+                grads: &mut Gradients,
+                _checkpointer: &mut Checkpointer,
+            ) {
+                let [parent] = ops.parents;
+                let grad = grads.consume::<B>(&ops.node);
+                if let Some(parent) = parent {
+                    grads.register::<B>(parent.id, B::scale(grad, ops.state));
+                }
+            }
+        }
+    };
+}
+
 /// `#[backend_extension(Cube, Flex)]`: no `Autodiff` selector.
-pub mod without_autodiff {
+pub mod cube_flex {
     use super::*;
     declare_scale_ops!(Cube, Flex);
 }
 
 /// `#[backend_extension(Cube, Flex, Autodiff)]` with a hand-written `Autodiff<B, C>` impl.
-pub mod with_autodiff {
+pub mod cube_flex_autodiff {
     use super::*;
     declare_scale_ops!(Cube, Flex, Autodiff);
+    impl_scale_autodiff!();
+}
 
-    impl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {
-        fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {
-            trace::record::<Self>("scale");
-            let (primitive, node) = x.into_parts();
-            match ScaleBackward
-                .prepare::<C>([node])
-                .compute_bound()
-                .stateful()
-            {
-                // The backward needs only the factor, not the input or output.
-                OpsKind::Tracked(prep) => prep.finish(factor, B::scale(primitive, factor)),
-                OpsKind::UnTracked(prep) => prep.finish(B::scale(primitive, factor)),
-            }
-        }
-    }
+/// `#[backend_extension(Cube)]`: the `Flex` impl exists, but the routing never reaches it.
+pub mod cube {
+    use super::*;
+    declare_scale_ops!(Cube);
+}
 
-    /// d(factor · x)/dx = factor: the incoming gradient is scaled by the same kernel.
-    #[derive(Debug)]
-    struct ScaleBackward;
-
-    impl<B: ScaleOps> Backward<B, 1> for ScaleBackward {
-        type State = f32;
-
-        fn backward(
-            self,
-            ops: Ops<Self::State, 1>,
-            grads: &mut Gradients,
-            _checkpointer: &mut Checkpointer,
-        ) {
-            let [parent] = ops.parents;
-            let grad = grads.consume::<B>(&ops.node);
-            if let Some(parent) = parent {
-                grads.register::<B>(parent.id, B::scale(grad, ops.state));
-            }
-        }
-    }
+/// `#[backend_extension(Cube, Autodiff)]`.
+pub mod cube_autodiff {
+    use super::*;
+    declare_scale_ops!(Cube, Autodiff);
+    impl_scale_autodiff!();
 }
 
 /// The CubeCL kernel, in its own module: CubeCL's `Tensor` is not burn's.
@@ -154,11 +169,11 @@ fn forward_flex(x: FloatTensor<burn::backend::Flex>, factor: f32) -> FloatTensor
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, factor: f32) -> Tensor<D> {
     let x = x.into_dispatch();
-    Tensor::from_dispatch(match declaration {
-        Declaration::WithoutAutodiff => {
-            <Dispatch as without_autodiff::ScaleOps>::scale(x, factor)
-        }
-        Declaration::WithAutodiff => <Dispatch as with_autodiff::ScaleOps>::scale(x, factor),
+    Tensor::from_dispatch(match (declaration.flex, declaration.autodiff) {
+        (true, false) => <Dispatch as cube_flex::ScaleOps>::scale(x, factor),
+        (true, true) => <Dispatch as cube_flex_autodiff::ScaleOps>::scale(x, factor),
+        (false, false) => <Dispatch as cube::ScaleOps>::scale(x, factor),
+        (false, true) => <Dispatch as cube_autodiff::ScaleOps>::scale(x, factor),
     })
 }
 

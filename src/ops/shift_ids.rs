@@ -36,18 +36,30 @@ macro_rules! declare_shift_ids_ops {
 }
 
 /// `#[backend_extension(Cube, Flex)]`: no `Autodiff` selector.
-pub mod without_autodiff {
+pub mod cube_flex {
     use super::*;
     declare_shift_ids_ops!(Cube, Flex);
 }
 
 /// `#[backend_extension(Cube, Flex, Autodiff)]` with an `Autodiff<B, C>` impl (the default
-/// body). Ints carry no gradient, so the generated routing never needs it at run time, but the
-/// `Autodiff` selector makes the routing accept an autodiff context.
-pub mod with_autodiff {
+/// body). Ints carry no gradient, so the generated routing never calls it, but the `Autodiff`
+/// selector makes the routing accept an autodiff context.
+pub mod cube_flex_autodiff {
     use super::*;
     declare_shift_ids_ops!(Cube, Flex, Autodiff);
+    impl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}
+}
 
+/// `#[backend_extension(Cube)]`: the `Flex` impl exists, but the routing never reaches it.
+pub mod cube {
+    use super::*;
+    declare_shift_ids_ops!(Cube);
+}
+
+/// `#[backend_extension(Cube, Autodiff)]`.
+pub mod cube_autodiff {
+    use super::*;
+    declare_shift_ids_ops!(Cube, Autodiff);
     impl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}
 }
 
@@ -58,13 +70,11 @@ pub fn call<const D: usize>(
     offset: i32,
 ) -> Tensor<D, Int> {
     let ids = ids.into_dispatch();
-    Tensor::from_dispatch(match declaration {
-        Declaration::WithoutAutodiff => {
-            <Dispatch as without_autodiff::ShiftIdsOps>::shift_ids(ids, offset)
-        }
-        Declaration::WithAutodiff => {
-            <Dispatch as with_autodiff::ShiftIdsOps>::shift_ids(ids, offset)
-        }
+    Tensor::from_dispatch(match (declaration.flex, declaration.autodiff) {
+        (true, false) => <Dispatch as cube_flex::ShiftIdsOps>::shift_ids(ids, offset),
+        (true, true) => <Dispatch as cube_flex_autodiff::ShiftIdsOps>::shift_ids(ids, offset),
+        (false, false) => <Dispatch as cube::ShiftIdsOps>::shift_ids(ids, offset),
+        (false, true) => <Dispatch as cube_autodiff::ShiftIdsOps>::shift_ids(ids, offset),
     })
 }
 

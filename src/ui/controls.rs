@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::form::Form;
 use crate::input::{ArgsError, Field};
-use crate::scenario::{BackendChoice, Declaration, Fix, OpKind};
+use crate::scenario::{BackendChoice, Fix, OpKind};
 
 /// What kind of edit happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,15 +149,25 @@ pub fn Controls(
                     <input
                         type="checkbox"
                         id="declares-autodiff"
-                        prop:checked=move || form.with(|form| form.declaration == Declaration::WithAutodiff)
+                        prop:checked=move || form.with(|form| form.declaration.autodiff)
                         on:change=move |event| {
                             let on = event_target_checked(&event);
-                            edit(Change::Toggle, Box::new(move |form| {
-                                form.declaration = if on { Declaration::WithAutodiff } else { Declaration::WithoutAutodiff };
-                            }));
+                            edit(Change::Toggle, Box::new(move |form| form.declaration.autodiff = on));
                         }
                     />
                     <span>"Op declares the " <code>"Autodiff"</code> " selector (and has its " <code>"Autodiff<B, C>"</code> " impl)"</span>
+                </label>
+                <label class="switch">
+                    <input
+                        type="checkbox"
+                        id="declares-flex"
+                        prop:checked=move || form.with(|form| form.declaration.flex)
+                        on:change=move |event| {
+                            let on = event_target_checked(&event);
+                            edit(Change::Toggle, Box::new(move |form| form.declaration.flex = on));
+                        }
+                    />
+                    <span>"Op declares the " <code>"Flex"</code> " selector (the CPU backend)"</span>
                 </label>
                 <pre class="snippet" aria-label="The op's declaration"><code>{move || {
                     form.with(|form| format!("#[backend_extension({})]", form.declaration.selectors()))

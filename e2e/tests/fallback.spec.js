@@ -1,0 +1,32 @@
+// Chromium without --enable-unsafe-webgpu has navigator.gpu but no adapter: the page says so and
+// every run goes to the CPU backend, with the same routing and the same numbers.
+import { test, expect } from '@playwright/test';
+import { BASE_ARGS, CHROMIUM } from '../playwright.config.js';
+import { Playground } from '../pages/playground.js';
+import { shown } from '../expected.js';
+
+test.use({ launchOptions: { executablePath: CHROMIUM, args: BASE_ARGS } });
+
+test('without a WebGPU adapter the CPU runs everything', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open();
+  await expect(playground.engineStatus).toContainText('WebGPU is not available here');
+  await expect(playground.engineStatus).toContainText('burn-flex');
+  await expect(page.getByRole('radio', { name: /^WebGPU/ })).toBeDisabled();
+
+  // The default scenario: the int op in a training loop.
+  expect(await playground.text('panic-message')).toBe(
+    'not implemented: Autodiff not supported for custom op `shift_ids`',
+  );
+
+  await playground.selectOp('scale');
+  await playground.typeTensor('1, -2, 3.5');
+  await playground.typeParam('2.5');
+  await playground.setDeclaresAutodiff(true);
+  await playground.setRequireGrad(true);
+  expect(await playground.outcomeKind()).toBe('completed');
+  expect(await playground.text('device')).toBe('CPU · Flex (CPU)');
+  expect(await playground.text('output-values')).toBe(shown([2.5, -5, 8.75]));
+  expect(await playground.text('gradient-values')).toBe(shown([2.5, 2.5, 2.5]));
+  await page.screenshot({ path: 'artifacts/cpu-fallback.png', fullPage: true });
+});

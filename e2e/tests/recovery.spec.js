@@ -1,0 +1,35 @@
+// Panics never take the page down: twenty panicking runs in a row, each followed by a correct
+// run, with every input and toggle kept.
+import { test, expect } from '@playwright/test';
+import { Playground } from '../pages/playground.js';
+import { shown } from '../expected.js';
+
+test('20 panics, each followed by a correct run, lose nothing', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open();
+  await playground.selectOp('scale');
+  await playground.typeTensor('4, -0.5, 16');
+  await playground.typeParam('0.25');
+  await playground.setDeclaresAutodiff(false);
+  await playground.setGradContext(true);
+  await playground.setRequireGrad(true);
+
+  for (let round = 1; round <= 20; round++) {
+    await playground.selectFix('none');
+    expect(await playground.outcomeKind(), `round ${round}`).toBe('panicked');
+    expect(await playground.text('panic-message')).toBe(
+      'not implemented: Backend not supported for custom op `scale`',
+    );
+    await playground.selectFix('detach');
+    expect(await playground.outcomeKind(), `round ${round}`).toBe('completed');
+    expect(await playground.text('output-values')).toBe(shown([1, -0.125, 4]));
+  }
+
+  await expect(playground.tensorField).toHaveValue('4, -0.5, 16');
+  await expect(playground.paramField).toHaveValue('0.25');
+  await expect(page.getByRole('checkbox', { name: /Grad context/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'x.require_grad()' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: /^No-grad:/ })).toBeChecked();
+  await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
+  await page.screenshot({ path: 'artifacts/recovered-after-20-panics.png', fullPage: true });
+});

@@ -1,0 +1,207 @@
+//! The related-errors gallery: the routing and dispatch panics users meet next to
+//! `Autodiff not supported for custom op`, each with the real scenario that raises it.
+//!
+//! Cards of two kinds:
+//! - [`CardScenario::Form`]: a custom-op scenario, loaded into the playground's controls and run
+//!   there like any other;
+//! - [`CardScenario::Case`]: a few lines of ordinary burn code (moving tensors between devices,
+//!   concatenating across backends) that the engine runs as written ([`GalleryCase`]).
+//!
+//! A card whose message no public API can reach says so ([`CardScenario::Unreachable`]) instead
+//! of faking it. The messages themselves are never written here: every card shows what its
+//! run's panic hook captured.
+
+use serde::{Deserialize, Serialize};
+
+use crate::form::Form;
+use crate::scenario::{BackendChoice, Declaration, Fix, OpKind};
+
+/// A burn snippet the engine runs for the gallery, exactly as its [`GalleryCase::code`] shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GalleryCase {
+    /// `Tensor::cat` of two tensors on different backends.
+    CatAcrossBackends,
+    /// The backend-level `float_to_device` of an autodiff tensor to a plain device.
+    BackendMoveOutOfAutodiff,
+    /// A `Transaction` reading tensors of two backends.
+    TransactionAcrossBackends,
+    /// A `Transaction` reading autodiff tensors of two backends.
+    TransactionAutodiffAcrossBackends,
+    /// A `Transaction` reading an autodiff tensor, then a plain one.
+    TransactionAutodiffThenPlain,
+}
+
+impl GalleryCase {
+    /// Every case.
+    pub const ALL: [GalleryCase; 5] = [
+        GalleryCase::CatAcrossBackends,
+        GalleryCase::BackendMoveOutOfAutodiff,
+        GalleryCase::TransactionAcrossBackends,
+        GalleryCase::TransactionAutodiffAcrossBackends,
+        GalleryCase::TransactionAutodiffThenPlain,
+    ];
+
+    /// The code the engine runs (`gpu` is the WebGPU device, `cpu` is `Device::flex()`).
+    pub fn code(self) -> &'static str {
+        match self {
+            GalleryCase::CatAcrossBackends => {
+                "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTensor::cat(vec![a, b], 0);"
+            }
+            GalleryCase::BackendMoveOutOfAutodiff => {
+                "let x = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\n<Dispatch as FloatTensorOps<Dispatch>>::float_to_device(\n    x.into_dispatch(),\n    cpu.as_dispatch(),\n);"
+            }
+            GalleryCase::TransactionAcrossBackends => {
+                "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTransaction::default().register(a).register(b).execute_async().await;"
+            }
+            GalleryCase::TransactionAutodiffAcrossBackends => {
+                "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &cpu.autodiff());\nTransaction::default().register(a).register(b).execute_async().await;"
+            }
+            GalleryCase::TransactionAutodiffThenPlain => {
+                "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &gpu);\nTransaction::default().register(a).register(b).execute_async().await;"
+            }
+        }
+    }
+}
+
+/// What a gallery card loads and runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CardScenario {
+    /// A playground scenario: these settings, the op's example inputs.
+    Form {
+        op: OpKind,
+        declaration: Declaration,
+        grad_context: bool,
+        require_grad: bool,
+        backend: BackendChoice,
+    },
+    /// A burn snippet run by the engine.
+    Case(GalleryCase),
+    /// Not reachable from a custom op or the public tensor API; the text says why.
+    Unreachable(&'static str),
+}
+
+impl CardScenario {
+    /// The playground form for a [`CardScenario::Form`] card, starting from `base` so typed
+    /// inputs are kept.
+    pub fn apply_to(&self, base: &Form) -> Option<Form> {
+        let CardScenario::Form {
+            op,
+            declaration,
+            grad_context,
+            require_grad,
+            backend,
+        } = *self
+        else {
+            return None;
+        };
+        let mut form = base.clone();
+        form.op = op;
+        form.declaration = declaration;
+        form.grad_context = grad_context;
+        form.require_grad = require_grad;
+        form.fix = Fix::None;
+        form.backend = backend;
+        Some(form)
+    }
+}
+
+/// One card.
+pub struct Card {
+    /// Stable id (used in the page and its tests).
+    pub id: &'static str,
+    /// The message family, as a heading.
+    pub title: &'static str,
+    /// Where burn raises it and what it means.
+    pub explanation: &'static str,
+    /// What the card runs.
+    pub scenario: CardScenario,
+}
+
+/// The gallery, in the order the page shows it.
+pub const CARDS: [Card; 10] = [
+    Card {
+        id: "backend-not-supported-autodiff",
+        title: "Backend not supported for custom op — a float input in a training loop",
+        explanation: "The op lists no Autodiff selector, and its float input is autodiff-wrapped on an autodiff device. The generated match has no arm for a wrapped tensor, so it reaches its fallback arm. In burn 0.22.1 this, not “Autodiff not supported”, is what a float op meets first.",
+        scenario: CardScenario::Form {
+            op: OpKind::Scale,
+            declaration: Declaration::WITHOUT_AUTODIFF,
+            grad_context: true,
+            require_grad: true,
+            backend: BackendChoice::Gpu,
+        },
+    },
+    Card {
+        id: "backend-not-supported-undeclared",
+        title: "Backend not supported for custom op — a backend the op does not declare",
+        explanation: "The op is declared for Cube only and its input lives on the Flex CPU backend. No arm matches that backend, so the same fallback fires, with or without a grad context — even though a Flex impl of the op exists.",
+        scenario: CardScenario::Form {
+            op: OpKind::Scale,
+            declaration: Declaration {
+                autodiff: false,
+                flex: false,
+            },
+            grad_context: false,
+            require_grad: false,
+            backend: BackendChoice::Cpu,
+        },
+    },
+    Card {
+        id: "autodiff-not-supported",
+        title: "Autodiff not supported for custom op — an int input in a training loop",
+        explanation: "Int tensors are never autodiff-wrapped, so the concrete arm matches; it then finds the enabled autodiff context and refuses it (routing.rs:1126 of burn-backend-extension 0.22.1).",
+        scenario: CardScenario::Form {
+            op: OpKind::ShiftIds,
+            declaration: Declaration::WITHOUT_AUTODIFF,
+            grad_context: true,
+            require_grad: false,
+            backend: BackendChoice::Gpu,
+        },
+    },
+    Card {
+        id: "input-on-wrong-backend",
+        title: "An input tensor on the wrong backend",
+        explanation: "The same generator writes burn's own dispatch: an op takes its backend from its first tensor and unwraps every other input for that backend. A second input on another backend does not unwrap.",
+        scenario: CardScenario::Case(GalleryCase::CatAcrossBackends),
+    },
+    Card {
+        id: "cannot-move-between",
+        title: "Moving between autodiff and non-autodiff instances",
+        explanation: "Tensor::to_device keeps a tensor's autodiff context, so it never meets this. Code working at the backend level — calling Dispatch's float_to_device, as a hand-written op might — can ask to move an autodiff tensor to a plain device, which the dispatch refuses.",
+        scenario: CardScenario::Case(GalleryCase::BackendMoveOutOfAutodiff),
+    },
+    Card {
+        id: "transaction-wrong-backend",
+        title: "Reading tensors of two backends in one transaction",
+        explanation: "A Transaction reads several tensors at once (metrics in a training loop do this). It executes on the first tensor's backend and expects every other tensor there.",
+        scenario: CardScenario::Case(GalleryCase::TransactionAcrossBackends),
+    },
+    Card {
+        id: "transaction-autodiff-wrong-backend",
+        title: "Reading autodiff tensors of two backends in one transaction",
+        explanation: "The same check for autodiff-wrapped floats: the first tensor's backend wins, and an autodiff tensor from another backend is refused.",
+        scenario: CardScenario::Case(GalleryCase::TransactionAutodiffAcrossBackends),
+    },
+    Card {
+        id: "transaction-expected-autodiff",
+        title: "Reading an autodiff tensor and a plain one in one transaction",
+        explanation: "When the first float is autodiff-wrapped, the transaction unwraps every float as autodiff; a plain float tensor of the same backend is refused.",
+        scenario: CardScenario::Case(GalleryCase::TransactionAutodiffThenPlain),
+    },
+    Card {
+        id: "operation-not-marked",
+        title: "Operation not marked for autodiff.",
+        explanation: "Raised by the device transfer of int, bool and quantized tensors when their dispatch representation is autodiff-wrapped. burn wraps only float tensors, so no scenario reaches it.",
+        scenario: CardScenario::Unreachable(
+            "Not reachable: burn never autodiff-wraps an int, bool or quantized tensor.",
+        ),
+    },
+    Card {
+        id: "autodiff-context-invariant",
+        title: "an autodiff float primitive must have an enabled autodiff context",
+        explanation: "Raised by the generated routing when a dispatch tensor is autodiff-wrapped but its context says disabled. burn's tensor API never builds such a tensor: only hand-assembling a DispatchTensor (its fields are public) would.",
+        scenario: CardScenario::Unreachable(
+            "Not reachable through burn's tensor API or a custom op call.",
+        ),
+    },
+];
