@@ -25,6 +25,7 @@
 //! [`scenario`], [`input`], [`outcome`] and [`protocol`] are plain data with no burn dependency; [`ops`] and
 //! [`engine`] need the `engine` feature (on by default).
 
+pub mod explain;
 pub mod expanded;
 pub mod form;
 pub mod gallery;
@@ -33,6 +34,7 @@ pub mod input;
 pub mod outcome;
 pub mod present;
 pub mod protocol;
+pub mod route_view;
 pub mod scenario;
 
 #[cfg(feature = "engine")]

@@ -10,13 +10,16 @@
 //!  │  ◀─────────────────────────────────  Ready { gpu }
 //!  │  Run { id, scenario } ────────────▶  engine.run(scenario)
 //!  │  ◀─────────────────────────────────  Finished { id, outcome }
+//!  │  RunCase { id, case } ────────────▶  engine.run_case(case)   (gallery snippets)
+//!  │  ◀─────────────────────────────────  CaseFinished { id, outcome }
 //!  │                                      …or, when burn panics:
 //!  │  ◀─────────────────────────────────  Panicked { id, report }   (then the instance traps)
 //! ```
 
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::{Outcome, PanicReport};
+use crate::gallery::GalleryCase;
+use crate::outcome::{CaseOutcome, Outcome, PanicReport};
 use crate::scenario::Scenario;
 
 /// Page → worker.
@@ -24,6 +27,8 @@ use crate::scenario::Scenario;
 pub enum ToWorker {
     /// Run a scenario; the answer carries the same `id`.
     Run { id: u64, scenario: Scenario },
+    /// Run a gallery snippet; the answer carries the same `id`.
+    RunCase { id: u64, case: GalleryCase },
 }
 
 /// Worker → page.
@@ -37,6 +42,8 @@ pub enum FromWorker {
     },
     /// A run finished without trapping the worker.
     Finished { id: u64, outcome: Outcome },
+    /// A gallery snippet finished without trapping the worker.
+    CaseFinished { id: u64, outcome: CaseOutcome },
     /// A run panicked. Sent by the panic hook; the worker is dead after this message.
     Panicked { id: Option<u64>, report: PanicReport },
     /// The worker's wasm could not be instantiated (sent by the JavaScript bootstrap).

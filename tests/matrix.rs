@@ -12,6 +12,8 @@
 use std::sync::OnceLock;
 
 use burn_extension_playground::engine::Engine;
+use burn_extension_playground::expanded;
+use burn_extension_playground::route_view::{Observed, locate};
 use burn_extension_playground::outcome::{Completed, ImplCall, Outcome, Phase, Route, Values};
 use burn_extension_playground::scenario::{
     BackendChoice, Declaration, Fix, FloatInput, IntInput, OpArgs, OpKind, Scenario,
@@ -248,9 +250,69 @@ fn expected_values(op: OpKind) -> (Values, Option<Vec<f32>>) {
     }
 }
 
+/// The arm the page highlights for this outcome is the arm that produces it.
+fn check_highlight(cell: &Cell, observed: Observed) -> Result<(), Failed> {
+    let source = expanded::source(cell.op, cell.declaration).ok_or("no shipped expansion")?;
+    let lines: Vec<&str> = source.lines().collect();
+    let highlight = locate(source, cell.backend, observed);
+    if observed == Observed::Ran(Route::Builtin) {
+        return ensure_eq("highlight for builtin ops", &highlight, &None);
+    }
+    let highlight = highlight.ok_or_else(|| format!("no arm located for {observed:?}"))?;
+    let focus: Vec<&str> = highlight.focus.iter().map(|&line| lines[line].trim()).collect();
+    let arm = lines[highlight.arm.0..=highlight.arm.1].join("\n");
+    let backend_type = match cell.backend {
+        BackendChoice::Gpu => "burn::backend::Cube",
+        BackendChoice::Cpu => "burn::backend::Flex",
+    };
+    let op = cell.op.name();
+    let (decisive, arm_must_contain) = match observed {
+        Observed::BackendNotSupported => (
+            format!("format_args!(\"Backend not supported for custom op `{{0}}`\", \"{op}\")"),
+            String::new(),
+        ),
+        Observed::AutodiffNotSupported => (
+            format!("format_args!(\"Autodiff not supported for custom op `{{0}}`\", \"{op}\")"),
+            format!("type _B = {backend_type};"),
+        ),
+        Observed::Ran(Route::AutodiffImpl) => (
+            format!("let __output = <_B as {}>::{op}(", trait_name(cell.op)),
+            format!("burn::backend::Autodiff<{backend_type},"),
+        ),
+        Observed::Ran(_) => (
+            format!("let __output = <_B as {}>::{op}(", trait_name(cell.op)),
+            format!("type _B = {backend_type};"),
+        ),
+    };
+    if !focus.iter().any(|line| line.starts_with(&decisive)) {
+        return Err(format!("highlighted lines {focus:?} do not include `{decisive}`").into());
+    }
+    if !arm.replace(char::is_whitespace, "").contains(&arm_must_contain.replace(char::is_whitespace, "")) {
+        return Err(format!("highlighted arm does not contain `{arm_must_contain}`").into());
+    }
+    Ok(())
+}
+
+fn trait_name(op: OpKind) -> &'static str {
+    match op {
+        OpKind::Scale => "ScaleOps",
+        OpKind::LeakyRelu => "LeakyReluOps",
+        OpKind::ShiftIds => "ShiftIdsOps",
+    }
+}
+
 fn check(cell: Cell) -> Result<(), Failed> {
     let scenario = scenario(&cell);
     let outcome = pollster::block_on(engine().run(&scenario));
+    match &outcome {
+        Outcome::Completed(completed) => check_highlight(&cell, Observed::Ran(completed.route))?,
+        Outcome::Panicked(report) => {
+            if let Some(observed) = Observed::from_panic(&report.message) {
+                check_highlight(&cell, observed)?;
+            }
+        }
+        Outcome::Failed(_) => {}
+    }
     match (expected(&cell), outcome) {
         (Expected::RequireGradPanics, Outcome::Panicked(report)) => {
             ensure_eq(

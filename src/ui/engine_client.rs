@@ -4,9 +4,9 @@
 //! worker the *compiled* `WebAssembly.Module` (so a restart after a panic costs no fetch and no
 //! compile), and must tell a reported panic from a silent crash. Both need the raw `Worker`.
 //!
-//! Runs are latest-wins: one is in flight at a time, and a newer request replaces a queued one
-//! (the replaced caller gets [`RunReply::Superseded`]). Runs requested while the worker starts
-//! or restarts wait for it.
+//! One request is in flight at a time. Scenario runs are latest-wins: a newer one replaces a
+//! queued one (whose caller gets [`RunReply::Superseded`]). Gallery snippets queue in order and
+//! go first. Requests made while the worker starts or restarts wait for it.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -19,7 +19,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ErrorEvent, MessageEvent, Response, Worker, WorkerOptions, WorkerType};
 
-use crate::outcome::{Outcome, PanicReport};
+use crate::gallery::GalleryCase;
+use crate::outcome::{CaseOutcome, Outcome, PanicReport};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::scenario::{BackendChoice, Scenario};
 
@@ -50,6 +51,8 @@ pub enum RunReply {
     Outcome(Outcome),
     /// burn panicked; the worker reported it and is being replaced.
     Panicked(PanicReport),
+    /// A gallery snippet's outcome.
+    Case(CaseOutcome),
     /// The worker died without a report; it is being replaced.
     Crashed(String),
     /// A newer run replaced this one before it was sent.
@@ -66,7 +69,8 @@ struct Inner {
     worker: Option<LiveWorker>,
     ready_gpu: Option<Result<String, String>>,
     in_flight: Option<(u64, oneshot::Sender<RunReply>)>,
-    queued: Option<(Scenario, oneshot::Sender<RunReply>)>,
+    queued_scenario: Option<(Scenario, oneshot::Sender<RunReply>)>,
+    queued_cases: Vec<(GalleryCase, oneshot::Sender<RunReply>)>,
     next_id: u64,
     failed_starts: u32,
 }
@@ -95,7 +99,8 @@ impl EngineClient {
             worker: None,
             ready_gpu: None,
             in_flight: None,
-            queued: None,
+            queued_scenario: None,
+            queued_cases: Vec::new(),
             next_id: 0,
             failed_starts: 0,
         })));
@@ -112,13 +117,21 @@ impl EngineClient {
         client
     }
 
-    /// Queues `scenario` (replacing any queued run) and resolves when it ends.
+    /// Queues `scenario` (replacing any queued scenario) and resolves when it ends.
     pub async fn run(&self, scenario: Scenario) -> RunReply {
         let (sender, receiver) = oneshot::channel();
-        let replaced = self.0.borrow_mut().queued.replace((scenario, sender));
+        let replaced = self.0.borrow_mut().queued_scenario.replace((scenario, sender));
         if let Some((_, replaced)) = replaced {
             let _ = replaced.send(RunReply::Superseded);
         }
+        self.pump();
+        receiver.await.unwrap_or(RunReply::Superseded)
+    }
+
+    /// Queues a gallery snippet and resolves when it ends.
+    pub async fn run_case(&self, case: GalleryCase) -> RunReply {
+        let (sender, receiver) = oneshot::channel();
+        self.0.borrow_mut().queued_cases.push((case, sender));
         self.pump();
         receiver.await.unwrap_or(RunReply::Superseded)
     }
@@ -129,16 +142,20 @@ impl EngineClient {
         if inner.ready_gpu.is_none() || inner.in_flight.is_some() || inner.worker.is_none() {
             return;
         }
-        let Some((mut scenario, sender)) = inner.queued.take() else {
-            return;
-        };
-        // Without a usable GPU every run goes to the CPU; the outcome says which backend ran.
-        if matches!(inner.ready_gpu, Some(Err(_))) {
-            scenario.backend = BackendChoice::Cpu;
-        }
         inner.next_id += 1;
         let id = inner.next_id;
-        let message = ToWorker::Run { id, scenario };
+        let (message, sender) = if !inner.queued_cases.is_empty() {
+            let (case, sender) = inner.queued_cases.remove(0);
+            (ToWorker::RunCase { id, case }, sender)
+        } else if let Some((mut scenario, sender)) = inner.queued_scenario.take() {
+            // Without a usable GPU every run goes to the CPU; the outcome says which ran.
+            if matches!(inner.ready_gpu, Some(Err(_))) {
+                scenario.backend = BackendChoice::Cpu;
+            }
+            (ToWorker::Run { id, scenario }, sender)
+        } else {
+            return;
+        };
         let sent = serde_wasm_bindgen::to_value(&message)
             .map_err(|error| error.to_string())
             .and_then(|value| {
@@ -214,6 +231,10 @@ impl EngineClient {
                 self.answer(id, RunReply::Outcome(outcome));
                 self.pump();
             }
+            FromWorker::CaseFinished { id, outcome } => {
+                self.answer(id, RunReply::Case(outcome));
+                self.pump();
+            }
             FromWorker::Panicked { id, report } => {
                 let reason = report.message.clone();
                 if let Some(id) = id {
@@ -267,12 +288,15 @@ impl EngineClient {
     }
 
     fn fail(&self, reason: String) {
-        let (status, in_flight, queued) = {
+        let (status, senders) = {
             let mut inner = self.0.borrow_mut();
             inner.worker = None;
-            (inner.status, inner.in_flight.take(), inner.queued.take())
+            let mut senders: Vec<_> = inner.in_flight.take().map(|(_, sender)| sender).into_iter().collect();
+            senders.extend(inner.queued_scenario.take().map(|(_, sender)| sender));
+            senders.extend(inner.queued_cases.drain(..).map(|(_, sender)| sender));
+            (inner.status, senders)
         };
-        for (_, sender) in in_flight.into_iter().chain(queued.map(|(_, sender)| (0, sender))) {
+        for sender in senders {
             let _ = sender.send(RunReply::Crashed(reason.clone()));
         }
         status.set(EngineStatus::Failed(reason));

@@ -43,7 +43,8 @@ pub fn OutcomeView(run: LastRun) -> impl IntoView {
             </article>
         }
         .into_any(),
-        RunReply::Superseded => ().into_any(),
+        // Gallery snippets are shown on their cards, superseded runs nowhere.
+        RunReply::Case(_) | RunReply::Superseded => ().into_any(),
     }
 }
 

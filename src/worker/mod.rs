@@ -71,6 +71,15 @@ pub fn start() {
                         post(&FromWorker::Finished { id, outcome });
                     });
                 }
+                Ok(ToWorker::RunCase { id, case }) => {
+                    let engine = Rc::clone(&serving);
+                    wasm_bindgen_futures::spawn_local(async move {
+                        CURRENT_RUN.with(|current| current.set(Some(id)));
+                        let outcome = engine.run_case(case).await;
+                        CURRENT_RUN.with(|current| current.set(None));
+                        post(&FromWorker::CaseFinished { id, outcome });
+                    });
+                }
                 Err(error) => web_sys::console::error_1(
                     &format!("engine worker: unreadable message: {error}").into(),
                 ),

@@ -1,0 +1,238 @@
+//! What an outcome means, and the fixes for a panic: each one a change to the scenario (applied
+//! by a button) and a before/after snippet of the op's declaration or its call.
+//!
+//! The kind of panic is read from the captured message itself; only which fixes apply to it is
+//! decided here.
+
+use crate::form::Form;
+use crate::scenario::{BackendChoice, Declaration, Fix, OpKind, Scenario};
+
+/// The panics the playground explains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanicKind {
+    /// `Backend not supported for custom op` on an autodiff-wrapped float input.
+    BackendNotSupportedInAutodiff,
+    /// `Backend not supported for custom op` on a backend the op does not declare.
+    BackendNotDeclared,
+    /// `Autodiff not supported for custom op`: an int routing tensor in an autodiff context.
+    AutodiffNotSupported,
+    /// `Tensor::require_grad requires autodiff`: `require_grad()` outside an autodiff device.
+    RequireGradOutsideAutodiff,
+    /// Anything else.
+    Other,
+}
+
+impl PanicKind {
+    /// Reads the captured `message` of a run of `scenario`.
+    pub fn of(message: &str, scenario: &Scenario) -> PanicKind {
+        if message.contains("Backend not supported for custom op") {
+            let undeclared = match scenario.backend {
+                BackendChoice::Cpu => !scenario.declaration.flex,
+                BackendChoice::Gpu => false,
+            };
+            if undeclared {
+                PanicKind::BackendNotDeclared
+            } else {
+                PanicKind::BackendNotSupportedInAutodiff
+            }
+        } else if message.contains("Autodiff not supported for custom op") {
+            PanicKind::AutodiffNotSupported
+        } else if message.contains("require_grad requires autodiff") {
+            PanicKind::RequireGradOutsideAutodiff
+        } else {
+            PanicKind::Other
+        }
+    }
+
+    /// What happened, in a few sentences.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            PanicKind::BackendNotSupportedInAutodiff => {
+                "The input lives on an autodiff device, so its dispatch tensor is autodiff-wrapped: DispatchTensorKind::Autodiff(Cube(…)). The op's declaration lists no Autodiff selector, so the generated match that picks the backend has no arm for a wrapped tensor; the tag becomes usize::MAX and the fallback arm panics."
+            }
+            PanicKind::BackendNotDeclared => {
+                "The input lives on the Flex CPU backend, and the op's declaration lists only Cube. The match that picks the backend has no Flex arm, so the fallback arm panics — even though a Flex implementation of the op exists."
+            }
+            PanicKind::AutodiffNotSupported => {
+                "The input is an int tensor. Autodiff never wraps ints, so the backend match finds the concrete Cube arm. That arm's first statement checks the merged autodiff context; the tensor was created on an autodiff device, so the context is Enabled, and without the Autodiff selector the arm refuses it."
+            }
+            PanicKind::RequireGradOutsideAutodiff => {
+                "require_grad() marks a tensor for the autodiff graph, and there is no graph outside an autodiff device. burn refuses before the custom op is even called."
+            }
+            PanicKind::Other => "burn raised this panic while running the scenario.",
+        }
+    }
+
+    /// Where burn 0.22.1 differs from the usual story, when it does.
+    pub fn surprise(self) -> Option<&'static str> {
+        match self {
+            PanicKind::BackendNotSupportedInAutodiff => Some(
+                "Most write-ups of this mistake quote “Autodiff not supported for custom op”. In burn 0.22.1 a float op never gets that far: its wrapped input fails the backend match first, as the highlighted fallback arm shows. The “Autodiff not supported” arm is only reached by ops whose routing tensor is not wrapped — int tensors.",
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// A change a fix button makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixAction {
+    /// Add the `Autodiff` selector (and the op's `Autodiff<B, C>` impl).
+    DeclareAutodiff,
+    /// Add the `Flex` selector.
+    DeclareFlex,
+    /// Call the op on `x.without_autodiff()`.
+    Detach,
+    /// Use burn's builtin ops instead of the custom op.
+    Builtin,
+    /// Run on WebGPU, which the op declares.
+    UseGpu,
+    /// Create the input on an autodiff device.
+    EnableGradContext,
+    /// Do not call `require_grad()`.
+    DisableRequireGrad,
+}
+
+impl FixAction {
+    /// Applies the fix to `form`.
+    pub fn apply(self, form: &mut Form) {
+        match self {
+            FixAction::DeclareAutodiff => form.declaration.autodiff = true,
+            FixAction::DeclareFlex => form.declaration.flex = true,
+            FixAction::Detach => form.fix = Fix::Detach,
+            FixAction::Builtin => form.fix = Fix::Builtin,
+            FixAction::UseGpu => form.backend = BackendChoice::Gpu,
+            FixAction::EnableGradContext => form.grad_context = true,
+            FixAction::DisableRequireGrad => form.require_grad = false,
+        }
+    }
+}
+
+/// One fix, as the page offers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixOffer {
+    /// The button's label.
+    pub label: &'static str,
+    /// What it changes and what it costs.
+    pub description: &'static str,
+    /// The code before the fix.
+    pub before: String,
+    /// The code after the fix.
+    pub after: String,
+    /// What the button does.
+    pub action: FixAction,
+}
+
+/// The fixes for `kind` in `scenario`; `param` is the parameter as the user typed it.
+pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer> {
+    let op = scenario.args.kind();
+    let declaration = scenario.declaration;
+    let call = |fix| call_snippet(op, fix, param);
+    let declare_autodiff = FixOffer {
+        label: "Declare Autodiff",
+        description: "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, and gradients flow.",
+        before: declaration_snippet(op, declaration),
+        after: declaration_snippet(op, Declaration { autodiff: true, ..declaration }),
+        action: FixAction::DeclareAutodiff,
+    };
+    let detach = FixOffer {
+        label: "Run under no-grad",
+        description: "Call the op on x.without_autodiff(): it runs on the concrete backend, but no gradient reaches x.",
+        before: call(Fix::None),
+        after: call(Fix::Detach),
+        action: FixAction::Detach,
+    };
+    let builtin = FixOffer {
+        label: "Use a builtin op",
+        description: "Compute the same thing with burn's own tensor ops, which support autodiff on every backend.",
+        before: call(Fix::None),
+        after: call(Fix::Builtin),
+        action: FixAction::Builtin,
+    };
+    match kind {
+        PanicKind::BackendNotSupportedInAutodiff | PanicKind::AutodiffNotSupported => {
+            vec![declare_autodiff, detach, builtin]
+        }
+        PanicKind::BackendNotDeclared => vec![
+            FixOffer {
+                label: "Declare Flex",
+                description: "List the Flex selector so the routing has an arm for the CPU backend.",
+                before: declaration_snippet(op, declaration),
+                after: declaration_snippet(op, Declaration { flex: true, ..declaration }),
+                action: FixAction::DeclareFlex,
+            },
+            FixOffer {
+                label: "Run on WebGPU",
+                description: "Create the input on the backend the op declares.",
+                before: "let device = Device::flex();".to_owned(),
+                after: "let device = Device::wgpu_options().init_async().await?;".to_owned(),
+                action: FixAction::UseGpu,
+            },
+            builtin,
+        ],
+        PanicKind::RequireGradOutsideAutodiff => vec![
+            FixOffer {
+                label: "Turn on the grad context",
+                description: "Create the input on an autodiff device, as a training loop does.",
+                before: "let x = Tensor::from_data(data, &device).require_grad();".to_owned(),
+                after: "let x = Tensor::from_data(data, &device.autodiff()).require_grad();".to_owned(),
+                action: FixAction::EnableGradContext,
+            },
+            FixOffer {
+                label: "Drop require_grad",
+                description: "Without a graph there is no gradient to keep.",
+                before: "let x = Tensor::from_data(data, &device).require_grad();".to_owned(),
+                after: "let x = Tensor::from_data(data, &device);".to_owned(),
+                action: FixAction::DisableRequireGrad,
+            },
+        ],
+        PanicKind::Other => Vec::new(),
+    }
+}
+
+/// The op's trait declaration, with its `Autodiff<B, C>` impl when it has one.
+pub fn declaration_snippet(op: OpKind, declaration: Declaration) -> String {
+    let (trait_name, signature, autodiff_impl) = match op {
+        OpKind::Scale => (
+            "ScaleOps",
+            "fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;",
+            "impl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {\n    fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {\n        // prepare a ScaleBackward step, call B::scale on the inner tensor\n    }\n}",
+        ),
+        OpKind::LeakyRelu => (
+            "LeakyReluOps",
+            "fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {\n        // clamp_min, clamp_max, mul_scalar, add: differentiable primitives\n    }",
+            "// The default body composes differentiable primitives: it is the autodiff impl.\nimpl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}",
+        ),
+        OpKind::ShiftIds => (
+            "ShiftIdsOps",
+            "fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {\n        // int_add_scalar\n    }",
+            "// Ints carry no gradient; the impl only has to exist.\nimpl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}",
+        ),
+    };
+    let mut snippet = format!(
+        "#[backend_extension({})]\npub trait {trait_name}: Backend {{\n    {signature}\n}}",
+        declaration.selectors()
+    );
+    if declaration.autodiff {
+        snippet.push_str("\n\n");
+        snippet.push_str(autodiff_impl);
+    }
+    snippet
+}
+
+/// The call site under `fix`, with the parameter as typed.
+pub fn call_snippet(op: OpKind, fix: Fix, param: &str) -> String {
+    let param = param.trim();
+    let input = match (op, fix) {
+        (OpKind::ShiftIds, Fix::Detach) => "ids.without_autodiff()",
+        (OpKind::ShiftIds, _) => "ids",
+        (_, Fix::Detach) => "x.without_autodiff()",
+        _ => "x",
+    };
+    match (op, fix) {
+        (OpKind::Scale, Fix::Builtin) => format!("let y = x.mul_scalar({param});"),
+        (OpKind::LeakyRelu, Fix::Builtin) => format!("let y = activation::leaky_relu(x, {param});"),
+        (OpKind::ShiftIds, Fix::Builtin) => format!("let y = ids.add_scalar({param});"),
+        _ => format!("let y = {}({input}, {param});", op.name()),
+    }
+}

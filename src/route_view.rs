@@ -1,0 +1,149 @@
+//! Which part of the generated routing a run went through, located in the shipped expansion.
+//!
+//! The input is what the run observed — the backend it ran on, the route read off the
+//! implementations that recorded themselves, or the text of the panic — never the toggles. The
+//! output is a line range of the expansion (the match arm) and the lines inside it that decided
+//! the outcome (the call, the context check, the `panic_fmt` that raised the message).
+
+use crate::outcome::Route;
+use crate::scenario::BackendChoice;
+
+/// What a run observed, as far as the routing is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Observed {
+    /// The op returned; the route is known.
+    Ran(Route),
+    /// The generated fallback arm fired (`Backend not supported for custom op …`).
+    BackendNotSupported,
+    /// The concrete arm refused an enabled autodiff context (`Autodiff not supported …`).
+    AutodiffNotSupported,
+}
+
+impl Observed {
+    /// Reads a panic message. `None` for panics raised elsewhere than the routing.
+    pub fn from_panic(message: &str) -> Option<Observed> {
+        if message.contains("Backend not supported for custom op") {
+            Some(Observed::BackendNotSupported)
+        } else if message.contains("Autodiff not supported for custom op") {
+            Some(Observed::AutodiffNotSupported)
+        } else {
+            None
+        }
+    }
+}
+
+/// Lines of an expansion to highlight (0-based, inclusive ranges).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Highlight {
+    /// The match arm that ran.
+    pub arm: (usize, usize),
+    /// The lines inside it that decided the outcome.
+    pub focus: Vec<usize>,
+}
+
+/// The arm of `source` (one shipped expansion) that a run on `backend` went through.
+///
+/// `None` when the run did not call the custom op (builtin ops), or when the expansion does not
+/// have the expected shape (which the tests would catch).
+pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Option<Highlight> {
+    let lines: Vec<&str> = source.lines().collect();
+    let find_in = |from: usize, to: usize, needle: &str| {
+        (from..=to.min(lines.len().saturating_sub(1))).find(|&index| lines[index].contains(needle))
+    };
+    let last = lines.len().checked_sub(1)?;
+    match observed {
+        Observed::Ran(Route::Builtin) => None,
+        Observed::BackendNotSupported => {
+            let message = find_in(0, last, "\"Backend not supported for custom op")?;
+            let start = (0..message).rev().find(|&index| lines[index].trim() == "_ => {")?;
+            Some(Highlight {
+                arm: (start, block_end(&lines, start)?),
+                focus: vec![message],
+            })
+        }
+        _ => {
+            let (start, end) = backend_arm(&lines, backend)?;
+            match observed {
+                Observed::AutodiffNotSupported => {
+                    let check = find_in(start, end, "DispatchAutodiffContext::Disabled = __ad_ctx else")?;
+                    let message = find_in(check, end, "\"Autodiff not supported for custom op")?;
+                    Some(Highlight {
+                        arm: (start, end),
+                        focus: vec![check, message],
+                    })
+                }
+                Observed::Ran(Route::AutodiffImpl) => {
+                    let arm = find_in(start, end, "(true, burn::backend::DispatchAutodiffContext::Enabled(__strategy)) =>")?;
+                    let arm_end = block_end(&lines, arm)?;
+                    // Autodiff's default checkpointing strategy is `NoCheckpointing`.
+                    let strategy = find_in(arm, arm_end, "GradientCheckpointingStrategy::Disabled =>")?;
+                    let call = find_in(strategy, arm_end, "<_B as ")?;
+                    Some(Highlight {
+                        arm: (arm, arm_end),
+                        focus: vec![arm, strategy, call],
+                    })
+                }
+                Observed::Ran(route) => {
+                    // With `Autodiff` declared the concrete route is the `(_, __ad_ctx)` arm;
+                    // without it, the whole backend arm.
+                    let (arm, arm_end) = match find_in(start, end, "(_, __ad_ctx) =>") {
+                        Some(arm) => (arm, block_end(&lines, arm)?),
+                        None => (start, end),
+                    };
+                    let call = find_in(arm, arm_end, "<_B as ")?;
+                    let mut focus = vec![call];
+                    let context = match route {
+                        Route::ConcreteInAutodiffContext => {
+                            find_in(call, arm_end, "DispatchAutodiffContext::Enabled(__strategy) =>")
+                        }
+                        _ => find_in(call, arm_end, "DispatchAutodiffContext::Disabled =>"),
+                    };
+                    focus.extend(context);
+                    Some(Highlight {
+                        arm: (arm, arm_end),
+                        focus,
+                    })
+                }
+                Observed::BackendNotSupported => None,
+            }
+        }
+    }
+}
+
+/// The outer match arm for the backend's tag: selectors are numbered in declaration order,
+/// `Cube` first and `Flex` second.
+fn backend_arm(lines: &[&str], backend: BackendChoice) -> Option<(usize, usize)> {
+    let tag = match backend {
+        BackendChoice::Gpu => 0,
+        BackendChoice::Cpu => 1,
+    };
+    let header = format!("({tag}usize, __has_float_input) =>");
+    let start = lines.iter().position(|line| line.contains(&header))?;
+    Some((start, block_end(lines, start)?))
+}
+
+/// The line holding the brace that closes the first `{` opened on line `start`.
+fn block_end(lines: &[&str], start: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (index, line) in lines.iter().enumerate().skip(start) {
+        let mut in_string = false;
+        let mut previous = ' ';
+        for c in line.chars() {
+            match c {
+                '"' if previous != '\\' => in_string = !in_string,
+                '{' if !in_string => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' if !in_string => depth -= 1,
+                _ => {}
+            }
+            previous = c;
+        }
+        if opened && depth <= 0 {
+            return Some(index);
+        }
+    }
+    None
+}
