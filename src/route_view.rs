@@ -77,7 +77,7 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
                     let arm_end = block_end(&lines, arm)?;
                     // Autodiff's default checkpointing strategy is `NoCheckpointing`.
                     let strategy = find_in(arm, arm_end, "GradientCheckpointingStrategy::Disabled =>")?;
-                    let call = find_in(strategy, arm_end, "<_B as ")?;
+                    let call = find_in(strategy, arm_end, "let __output = <_B as ")?;
                     Some(Highlight {
                         arm: (arm, arm_end),
                         focus: vec![arm, strategy, call],
@@ -90,7 +90,7 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
                         Some(arm) => (arm, block_end(&lines, arm)?),
                         None => (start, end),
                     };
-                    let call = find_in(arm, arm_end, "<_B as ")?;
+                    let call = find_in(arm, arm_end, "let __output = <_B as ")?;
                     let mut focus = vec![call];
                     let context = match route {
                         Route::ConcreteInAutodiffContext => {

@@ -59,6 +59,9 @@ pub enum RunReply {
     Superseded,
 }
 
+/// Where a request's answer goes: the reply and, for scenario runs, the scenario as sent.
+type Sender = oneshot::Sender<(RunReply, Option<Scenario>)>;
+
 /// Cheap to clone: every clone drives the same worker.
 #[derive(Clone)]
 pub struct EngineClient(Rc<RefCell<Inner>>);
@@ -68,9 +71,10 @@ struct Inner {
     module: Option<JsValue>,
     worker: Option<LiveWorker>,
     ready_gpu: Option<Result<String, String>>,
-    in_flight: Option<(u64, oneshot::Sender<RunReply>)>,
-    queued_scenario: Option<(Scenario, oneshot::Sender<RunReply>)>,
-    queued_cases: Vec<(GalleryCase, oneshot::Sender<RunReply>)>,
+    /// The request in flight, and the scenario it sent (for scenario runs).
+    in_flight: Option<(u64, Sender, Option<Scenario>)>,
+    queued_scenario: Option<(Scenario, Sender)>,
+    queued_cases: Vec<(GalleryCase, Sender)>,
     next_id: u64,
     failed_starts: u32,
 }
@@ -117,15 +121,17 @@ impl EngineClient {
         client
     }
 
-    /// Queues `scenario` (replacing any queued scenario) and resolves when it ends.
-    pub async fn run(&self, scenario: Scenario) -> RunReply {
+    /// Queues `scenario` (replacing any queued scenario) and resolves when it ends, with the
+    /// scenario as it was sent (on the CPU when the GPU turned out to be unavailable).
+    pub async fn run(&self, scenario: Scenario) -> (RunReply, Scenario) {
         let (sender, receiver) = oneshot::channel();
-        let replaced = self.0.borrow_mut().queued_scenario.replace((scenario, sender));
+        let replaced = self.0.borrow_mut().queued_scenario.replace((scenario.clone(), sender));
         if let Some((_, replaced)) = replaced {
-            let _ = replaced.send(RunReply::Superseded);
+            let _ = replaced.send((RunReply::Superseded, None));
         }
         self.pump();
-        receiver.await.unwrap_or(RunReply::Superseded)
+        let (reply, sent) = receiver.await.unwrap_or((RunReply::Superseded, None));
+        (reply, sent.unwrap_or(scenario))
     }
 
     /// Queues a gallery snippet and resolves when it ends.
@@ -133,7 +139,7 @@ impl EngineClient {
         let (sender, receiver) = oneshot::channel();
         self.0.borrow_mut().queued_cases.push((case, sender));
         self.pump();
-        receiver.await.unwrap_or(RunReply::Superseded)
+        receiver.await.map(|(reply, _)| reply).unwrap_or(RunReply::Superseded)
     }
 
     /// Sends the queued run if the worker is ready and idle.
@@ -144,19 +150,20 @@ impl EngineClient {
         }
         inner.next_id += 1;
         let id = inner.next_id;
-        let (message, sender) = if !inner.queued_cases.is_empty() {
+        let (message, sender, sent) = if !inner.queued_cases.is_empty() {
             let (case, sender) = inner.queued_cases.remove(0);
-            (ToWorker::RunCase { id, case }, sender)
+            (ToWorker::RunCase { id, case }, sender, None)
         } else if let Some((mut scenario, sender)) = inner.queued_scenario.take() {
-            // Without a usable GPU every run goes to the CPU; the outcome says which ran.
+            // Without a usable GPU every run goes to the CPU; the caller learns what was sent.
             if matches!(inner.ready_gpu, Some(Err(_))) {
                 scenario.backend = BackendChoice::Cpu;
             }
-            (ToWorker::Run { id, scenario }, sender)
+            let sent = Some(scenario.clone());
+            (ToWorker::Run { id, scenario }, sender, sent)
         } else {
             return;
         };
-        let sent = serde_wasm_bindgen::to_value(&message)
+        let posted = serde_wasm_bindgen::to_value(&message)
             .map_err(|error| error.to_string())
             .and_then(|value| {
                 let worker = inner.worker.as_ref().map(|live| &live.worker);
@@ -165,10 +172,11 @@ impl EngineClient {
                     .post_message(&value)
                     .map_err(|error| format!("{error:?}"))
             });
-        match sent {
-            Ok(()) => inner.in_flight = Some((id, sender)),
+        match posted {
+            Ok(()) => inner.in_flight = Some((id, sender, sent)),
             Err(reason) => {
-                let _ = sender.send(RunReply::Crashed(format!("The run could not be sent: {reason}")));
+                let reply = RunReply::Crashed(format!("The run could not be sent: {reason}"));
+                let _ = sender.send((reply, sent));
             }
         }
     }
@@ -252,19 +260,20 @@ impl EngineClient {
 
     fn answer(&self, id: u64, reply: RunReply) {
         let mut inner = self.0.borrow_mut();
-        if inner.in_flight.as_ref().is_some_and(|(in_flight, _)| *in_flight == id)
-            && let Some((_, sender)) = inner.in_flight.take()
+        if inner.in_flight.as_ref().is_some_and(|(in_flight, _, _)| *in_flight == id)
+            && let Some((_, sender, sent)) = inner.in_flight.take()
         {
-            let _ = sender.send(reply);
+            let _ = sender.send((reply, sent));
         }
     }
 
     fn on_crash(&self, message: String) {
         let in_flight = self.0.borrow_mut().in_flight.take();
-        if let Some((_, sender)) = in_flight {
-            let _ = sender.send(RunReply::Crashed(format!(
+        if let Some((_, sender, sent)) = in_flight {
+            let reply = RunReply::Crashed(format!(
                 "The engine worker stopped without a panic report: {message}"
-            )));
+            ));
+            let _ = sender.send((reply, sent));
         }
         self.replace_worker(false, &message);
     }
@@ -291,13 +300,13 @@ impl EngineClient {
         let (status, senders) = {
             let mut inner = self.0.borrow_mut();
             inner.worker = None;
-            let mut senders: Vec<_> = inner.in_flight.take().map(|(_, sender)| sender).into_iter().collect();
+            let mut senders: Vec<_> = inner.in_flight.take().map(|(_, sender, _)| sender).into_iter().collect();
             senders.extend(inner.queued_scenario.take().map(|(_, sender)| sender));
             senders.extend(inner.queued_cases.drain(..).map(|(_, sender)| sender));
             (inner.status, senders)
         };
         for sender in senders {
-            let _ = sender.send(RunReply::Crashed(reason.clone()));
+            let _ = sender.send((RunReply::Crashed(reason.clone()), None));
         }
         status.set(EngineStatus::Failed(reason));
     }

@@ -2,14 +2,18 @@
 //! worker through [`EngineClient`].
 //!
 //! - [`controls`]: the scenario's controls.
-//! - [`outcome_view`]: the last run's result or panic.
+//! - [`outcome_view`]: the last run's result or panic, with its explanation and fixes.
+//! - [`routing_view`]: the generated routing, with the arm the last run took highlighted.
+//! - [`gallery_view`]: the related-errors gallery.
 //! - [`engine_client`]: spawning, feeding and replacing the engine worker.
 //! - [`url`]: the form in the address bar.
 //! - [`theme`]: light/dark.
 
 pub mod controls;
 pub mod engine_client;
+pub mod gallery_view;
 pub mod outcome_view;
+pub mod routing_view;
 pub mod theme;
 pub mod url;
 
@@ -17,10 +21,15 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::form::UrlNotice;
+use crate::explain::FixAction;
+use crate::form::{Form, UrlNotice};
+use crate::outcome::Outcome;
+use crate::route_view::{Highlight, Observed, locate};
 use controls::{Change, Controls};
 use engine_client::{EngineClient, EngineStatus, RunReply};
+use gallery_view::GalleryView;
 use outcome_view::{LastRun, OutcomeView};
+use routing_view::RoutingView;
 use theme::ThemeSwitch;
 use url::HistoryMode;
 
@@ -68,6 +77,7 @@ pub fn App() -> impl IntoView {
             pending.set(false);
             return;
         };
+        let param_text = form.with_untracked(|form| form.texts().param.clone());
         pending.set(true);
         leptos::task::spawn_local(async move {
             if delay_ms > 0 {
@@ -77,7 +87,7 @@ pub fn App() -> impl IntoView {
                 }
             }
             let started = now_ms();
-            let reply = client.get_value().run(scenario.clone()).await;
+            let (reply, scenario) = client.get_value().run(scenario).await;
             if reply == RunReply::Superseded || latest.get_value() != generation {
                 return;
             }
@@ -86,6 +96,7 @@ pub fn App() -> impl IntoView {
                 scenario,
                 reply,
                 round_trip_ms: now_ms() - started,
+                param_text,
             }));
         });
     };
@@ -103,6 +114,46 @@ pub fn App() -> impl IntoView {
         });
     });
     let on_run = Callback::new(move |()| schedule_run(0));
+    // A whole new form (a fix, a gallery card): rewrite the fields, record it, run it.
+    let load_form = move |loaded: Form| {
+        form.set(loaded);
+        text_revision.update(|revision| *revision += 1);
+        on_change.run(Change::Toggle);
+    };
+    let on_fix = Callback::new(move |action: FixAction| {
+        let mut fixed = form.get_untracked();
+        action.apply(&mut fixed);
+        load_form(fixed);
+    });
+    let on_load_card = Callback::new(move |loaded: Form| {
+        load_form(loaded);
+        if let Some(outcome) = web_sys::window()
+            .and_then(|window| window.document())
+            .and_then(|document| document.get_element_by_id("outcome-heading"))
+        {
+            outcome.scroll_into_view();
+        }
+    });
+
+    // The arm to highlight: only when the last run is of the op and declaration shown.
+    let highlight = Signal::derive(move || -> Option<Highlight> {
+        let run = last_run.get()?;
+        let (op, declaration) = form.with(|form| (form.op, form.declaration));
+        if run.scenario.args.kind() != op || run.scenario.declaration != declaration {
+            return None;
+        }
+        let observed = match &run.reply {
+            RunReply::Outcome(Outcome::Completed(completed)) => Observed::Ran(completed.route),
+            RunReply::Outcome(Outcome::Panicked(report)) | RunReply::Panicked(report) => {
+                Observed::from_panic(&report.message)?
+            }
+            _ => return None,
+        };
+        let source = crate::expanded::source(op, declaration)?;
+        locate(source, run.scenario.backend, observed)
+    });
+    let shown_op = Signal::derive(move || form.with(|form| form.op));
+    let shown_declaration = Signal::derive(move || form.with(|form| form.declaration));
 
     // Back/forward: load the form from the URL and run it.
     let on_pop_state = Closure::<dyn FnMut(web_sys::PopStateEvent)>::new(move |_| {
@@ -154,9 +205,13 @@ pub fn App() -> impl IntoView {
                 <p class="run-status" data-testid="run-status">
                     {move || if pending.get() { "Running…" } else { "" }}
                 </p>
-                {move || last_run.get().map(|run| view! { <OutcomeView run/> })}
+                {move || last_run.get().map(|run| view! { <OutcomeView run on_fix/> })}
             </section>
         </main>
+        <div class="wide">
+            <RoutingView op=shown_op declaration=shown_declaration highlight/>
+            <GalleryView form client on_load=on_load_card/>
+        </div>
         <footer class="page-footer">
             <p>
                 "Every message on this page comes from a real panic caught in the engine's Web Worker; the worker is replaced after each one. "

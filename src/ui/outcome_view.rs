@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::engine_client::RunReply;
+use crate::explain::{FixAction, PanicKind, fixes};
 use crate::outcome::{Completed, Outcome, PanicReport};
 use crate::present::{
     impl_text, max_abs_difference, missing_gradient_reason, route_explanation, route_title,
@@ -19,22 +20,25 @@ pub struct LastRun {
     pub reply: RunReply,
     /// From the request to the answer, measured on the page, in milliseconds.
     pub round_trip_ms: f64,
+    /// The parameter as the user typed it (for the fixes' snippets).
+    pub param_text: String,
 }
 
-/// The outcome card for `run`.
+/// The outcome card for `run`; fix buttons call `on_fix`.
 #[component]
-pub fn OutcomeView(run: LastRun) -> impl IntoView {
+pub fn OutcomeView(run: LastRun, on_fix: Callback<FixAction>) -> impl IntoView {
     let LastRun {
         scenario,
         reply,
         round_trip_ms,
+        param_text,
     } = run;
     match reply {
         RunReply::Outcome(Outcome::Completed(completed)) => {
             view! { <CompletedCard scenario completed round_trip_ms/> }.into_any()
         }
         RunReply::Outcome(Outcome::Panicked(report)) | RunReply::Panicked(report) => {
-            view! { <PanicCard report/> }.into_any()
+            view! { <PanicCard report scenario param_text on_fix/> }.into_any()
         }
         RunReply::Outcome(Outcome::Failed(message)) | RunReply::Crashed(message) => view! {
             <article class="card card-failed" data-outcome="failed">
@@ -106,9 +110,47 @@ fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -
 }
 
 #[component]
-fn PanicCard(report: PanicReport) -> impl IntoView {
+fn PanicCard(
+    report: PanicReport,
+    scenario: Scenario,
+    param_text: String,
+    on_fix: Callback<FixAction>,
+) -> impl IntoView {
     let location = report.location.as_ref().map(|location| {
         format!("{}:{}:{}", short_path(&location.file), location.line, location.column)
+    });
+    let kind = PanicKind::of(&report.message, &scenario);
+    let offers = fixes(kind, &scenario, &param_text);
+    let fix_list = (!offers.is_empty()).then(|| {
+        view! {
+            <h3>"Fixes"</h3>
+            <div class="fixes">
+                {offers
+                    .into_iter()
+                    .map(|offer| {
+                        let action = offer.action;
+                        view! {
+                            <div class="fix" data-fix=offer.label>
+                                <button type="button" class="fix-button" on:click=move |_| on_fix.run(action)>
+                                    {offer.label}
+                                </button>
+                                <p class="note">{offer.description}</p>
+                                <div class="before-after">
+                                    <div>
+                                        <span class="before-after-label">"Before"</span>
+                                        <pre class="snippet"><code>{offer.before}</code></pre>
+                                    </div>
+                                    <div>
+                                        <span class="before-after-label">"After"</span>
+                                        <pre class="snippet"><code>{offer.after}</code></pre>
+                                    </div>
+                                </div>
+                            </div>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+        }
     });
     view! {
         <article class="card card-panic" data-outcome="panicked" role="alert">
@@ -118,6 +160,10 @@ fn PanicCard(report: PanicReport) -> impl IntoView {
                 <p>"at " <code data-testid="panic-location">{location}</code></p>
             })}
             <p class="note">"The engine worker that panicked was replaced; your inputs and toggles are unchanged."</p>
+            <h3>"What it means"</h3>
+            <p data-testid="panic-meaning">{kind.meaning()}</p>
+            {kind.surprise().map(|surprise| view! { <p class="surprise" data-testid="panic-surprise">{surprise}</p> })}
+            {fix_list}
         </article>
     }
 }
