@@ -89,6 +89,27 @@ export class Playground {
     return this.outcomePanel.getByTestId(testId).innerText();
   }
 
+  /** Text of the highlighted deciding lines of the generated routing. */
+  async focusLines() {
+    return this.page.getByTestId('routing-focus').allInnerTexts();
+  }
+
+  /** Text of every line of the highlighted arm. */
+  async armText() {
+    return (await this.page.locator('.routing [data-arm="true"], .routing .line-focus').allInnerTexts()).join('\n');
+  }
+
+  /** Clicks the fix button labelled `label` on the panic card. */
+  async applyFix(label) {
+    await this.outcomePanel.getByRole('button', { name: label, exact: true }).click();
+    await this.settled();
+  }
+
+  /** The gallery card with this id. */
+  card(id) {
+    return this.page.locator(`[data-card="${id}"]`);
+  }
+
   fieldError(field) {
     return this.page.locator(field === 'tensor' ? '#tensor-error' : '#param-error').innerText();
   }

@@ -17,9 +17,34 @@ for (const op of Object.keys(OPS)) {
   }
 }
 
-/** Asserts what the page shows for `cell`. */
+const TRAITS = { scale: 'ScaleOps', leaky_relu: 'LeakyReluOps', shift_ids: 'ShiftIdsOps' };
+
+/** Asserts that the highlighted part of the generated routing is the one that produced `want`. */
+async function expectHighlight(playground, cell, want) {
+  const focus = (await playground.focusLines()).map((line) => line.replace(/^\s*\d+\s*/, '').trim());
+  const arm = (await playground.armText()).replace(/\s+/g, ' ');
+  const call = `let __output = <_B as ${TRAITS[cell.op]}>::${cell.op}(`;
+  if (want.panic?.includes('Backend not supported')) {
+    expect(focus.some((line) => line.includes('"Backend not supported for custom op'))).toBe(true);
+  } else if (want.panic?.includes('Autodiff not supported')) {
+    expect(focus.some((line) => line.includes('"Autodiff not supported for custom op'))).toBe(true);
+    expect(arm).toContain('type _B = burn::backend::Cube;');
+  } else if (want.panic || want.route === 'builtin') {
+    expect(focus).toEqual([]);
+  } else {
+    expect(focus.some((line) => line.startsWith(call))).toBe(true);
+    if (want.route === 'autodiff') expect(arm).toContain('burn::backend::Autodiff<burn::backend::Cube,');
+    else expect(arm).toContain('type _B = burn::backend::Cube;');
+    if (want.route === 'concreteInAutodiff') {
+      expect(focus.some((line) => line.includes('DispatchAutodiffContext::Enabled(__strategy) =>'))).toBe(true);
+    }
+  }
+}
+
+/** Asserts what the page shows for `cell`, the highlighted routing included. */
 export async function expectOutcome(playground, cell) {
   const want = expectedOutcome(cell);
+  await expectHighlight(playground, cell, want);
   if (want.panic) {
     expect(await playground.outcomeKind()).toBe('panicked');
     expect(await playground.text('panic-message')).toBe(want.panic);

@@ -1,0 +1,10 @@
+import { chromium } from '@playwright/test';
+const browser = await chromium.launch({ executablePath: '/usr/lib/chromium/chromium', args: ['--no-sandbox','--disable-background-networking','--disable-component-update','--disable-sync','--no-first-run','--disable-quic','--enable-unsafe-webgpu'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+page.on('console', m => { if (m.type() !== 'warning') console.log('console:', m.type(), m.text().slice(0, 300)) });
+page.on('pageerror', e => console.log('pageerror:', e.message));
+await page.goto('http://127.0.0.1:4173/index.html' + (process.argv[2] ?? ''));
+await page.getByTestId('engine-status').filter({ hasText: /Engine ready|not available|could not/ }).waitFor({ timeout: 90000 });
+await page.waitForTimeout(2500);
+await page.screenshot({ path: '/tmp/smoke.png', fullPage: true });
+await browser.close();
