@@ -68,3 +68,44 @@ pub fn source(op: OpKind, declaration: Declaration) -> Option<&'static str> {
         .find(|expansion| expansion.op == op && expansion.declaration == declaration)
         .map(|expansion| expansion.source)
 }
+
+/// The two panics the generated routing of a custom op can raise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutingPanic {
+    /// The last arm of the backend match: no arm for the routing tensor's backend.
+    Fallback,
+    /// The check at the top of a concrete arm that refuses an enabled autodiff context.
+    ContextRefused,
+}
+
+/// The text burn's macro writes for `panic`, up to the op's name — read from the shipped
+/// expansion (`scale` declared `Cube, Flex`), so this crate never spells it out itself.
+pub fn panic_prefix(panic: RoutingPanic) -> Option<&'static str> {
+    use std::sync::OnceLock;
+    static PREFIXES: OnceLock<[Option<String>; 2]> = OnceLock::new();
+    let prefixes = PREFIXES.get_or_init(|| {
+        let source = source(OpKind::Scale, Declaration::WITHOUT_AUTODIFF).unwrap_or("");
+        [
+            message_after(source, "_ => {"),
+            message_after(source, "DispatchAutodiffContext::Disabled = __ad_ctx else"),
+        ]
+    });
+    let index = match panic {
+        RoutingPanic::Fallback => 0,
+        RoutingPanic::ContextRefused => 1,
+    };
+    prefixes[index].as_deref()
+}
+
+/// The literal of the first `format_args!("…", "op")` after the last line containing `anchor`,
+/// cut before the op's placeholder.
+fn message_after(source: &str, anchor: &str) -> Option<String> {
+    let lines: Vec<&str> = source.lines().collect();
+    let start = lines.iter().rposition(|line| line.contains(anchor))?;
+    lines[start..].iter().find_map(|line| {
+        let (_, rest) = line.split_once("format_args!(\"")?;
+        let (literal, _) = rest.split_once('"')?;
+        let (prefix, _) = literal.split_once("`{0}`")?;
+        Some(prefix.to_owned())
+    })
+}

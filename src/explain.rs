@@ -5,16 +5,17 @@
 //! decided here.
 
 use crate::form::Form;
+use crate::route_view::Observed;
 use crate::scenario::{BackendChoice, Declaration, Fix, OpKind, Scenario};
 
 /// The panics the playground explains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PanicKind {
-    /// `Backend not supported for custom op` on an autodiff-wrapped float input.
+    /// The routing's fallback arm, on an autodiff-wrapped float input.
     BackendNotSupportedInAutodiff,
-    /// `Backend not supported for custom op` on a backend the op does not declare.
+    /// The routing's fallback arm, on a backend the op does not declare.
     BackendNotDeclared,
-    /// `Autodiff not supported for custom op`: an int routing tensor in an autodiff context.
+    /// A concrete arm refusing the autodiff context of an int routing tensor.
     AutodiffNotSupported,
     /// `Tensor::require_grad requires autodiff`: `require_grad()` outside an autodiff device.
     RequireGradOutsideAutodiff,
@@ -25,7 +26,8 @@ pub enum PanicKind {
 impl PanicKind {
     /// Reads the captured `message` of a run of `scenario`.
     pub fn of(message: &str, scenario: &Scenario) -> PanicKind {
-        if message.contains("Backend not supported for custom op") {
+        let routing = Observed::from_panic(message);
+        if routing == Some(Observed::BackendNotSupported) {
             let undeclared = match scenario.backend {
                 BackendChoice::Cpu => !scenario.declaration.flex,
                 BackendChoice::Gpu => false,
@@ -35,7 +37,7 @@ impl PanicKind {
             } else {
                 PanicKind::BackendNotSupportedInAutodiff
             }
-        } else if message.contains("Autodiff not supported for custom op") {
+        } else if routing == Some(Observed::AutodiffNotSupported) {
             PanicKind::AutodiffNotSupported
         } else if message.contains("require_grad requires autodiff") {
             PanicKind::RequireGradOutsideAutodiff
@@ -67,7 +69,7 @@ impl PanicKind {
     pub fn surprise(self) -> Option<&'static str> {
         match self {
             PanicKind::BackendNotSupportedInAutodiff => Some(
-                "Most write-ups of this mistake quote “Autodiff not supported for custom op”. In burn 0.22.1 a float op never gets that far: its wrapped input fails the backend match first, as the highlighted fallback arm shows. The “Autodiff not supported” arm is only reached by ops whose routing tensor is not wrapped — int tensors.",
+                "Most write-ups of this mistake quote the “Autodiff not supported…” message. In burn 0.22.1 a float op never gets that far: its wrapped input fails the backend match first, as the highlighted fallback arm shows. The arm with the “Autodiff not supported…” check is only reached by ops whose routing tensor is not wrapped — int tensors.",
             ),
             _ => None,
         }

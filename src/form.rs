@@ -58,7 +58,7 @@ pub struct Form {
 
 impl Default for Form {
     /// The situation the playground exists for: an op declared without `Autodiff`, called in a
-    /// training loop. For the int op this is burn's "Autodiff not supported" panic.
+    /// training loop. For the int op this is burn's autodiff-context panic (routing.rs:1126).
     fn default() -> Form {
         Form {
             op: OpKind::ShiftIds,

@@ -1,5 +1,5 @@
-//! The related-errors gallery: the routing and dispatch panics users meet next to
-//! `Autodiff not supported for custom op`, each with the real scenario that raises it.
+//! The related-errors gallery: the routing and dispatch panics users meet next to the
+//! “Autodiff not supported…” one, each with the real scenario that raises it.
 //!
 //! Cards of two kinds:
 //! - [`CardScenario::Form`]: a custom-op scenario, loaded into the playground's controls and run
@@ -121,8 +121,8 @@ pub struct Card {
 pub const CARDS: [Card; 10] = [
     Card {
         id: "backend-not-supported-autodiff",
-        title: "Backend not supported for custom op — a float input in a training loop",
-        explanation: "The op lists no Autodiff selector, and its float input is autodiff-wrapped on an autodiff device. The generated match has no arm for a wrapped tensor, so it reaches its fallback arm. In burn 0.22.1 this, not “Autodiff not supported”, is what a float op meets first.",
+        title: "The fallback arm: a float input in a training loop",
+        explanation: "The op lists no Autodiff selector, and its float input is autodiff-wrapped on an autodiff device. The generated match has no arm for a wrapped tensor, so it reaches its fallback arm. In burn 0.22.1 this, not the “Autodiff not supported…” check, is what a float op meets first.",
         scenario: CardScenario::Form {
             op: OpKind::Scale,
             declaration: Declaration::WITHOUT_AUTODIFF,
@@ -133,7 +133,7 @@ pub const CARDS: [Card; 10] = [
     },
     Card {
         id: "backend-not-supported-undeclared",
-        title: "Backend not supported for custom op — a backend the op does not declare",
+        title: "The fallback arm: a backend the op does not declare",
         explanation: "The op is declared for Cube only and its input lives on the Flex CPU backend. No arm matches that backend, so the same fallback fires, with or without a grad context — even though a Flex impl of the op exists.",
         scenario: CardScenario::Form {
             op: OpKind::Scale,
@@ -148,7 +148,7 @@ pub const CARDS: [Card; 10] = [
     },
     Card {
         id: "autodiff-not-supported",
-        title: "Autodiff not supported for custom op — an int input in a training loop",
+        title: "The autodiff check: an int input in a training loop",
         explanation: "Int tensors are never autodiff-wrapped, so the concrete arm matches; it then finds the enabled autodiff context and refuses it (routing.rs:1126 of burn-backend-extension 0.22.1).",
         scenario: CardScenario::Form {
             op: OpKind::ShiftIds,
@@ -190,7 +190,7 @@ pub const CARDS: [Card; 10] = [
     },
     Card {
         id: "operation-not-marked",
-        title: "Operation not marked for autodiff.",
+        title: "Moving an autodiff-wrapped int, bool or quantized tensor",
         explanation: "Raised by the device transfer of int, bool and quantized tensors when their dispatch representation is autodiff-wrapped. burn wraps only float tensors, so no scenario reaches it.",
         scenario: CardScenario::Unreachable(
             "Not reachable: burn never autodiff-wraps an int, bool or quantized tensor.",
@@ -198,7 +198,7 @@ pub const CARDS: [Card; 10] = [
     },
     Card {
         id: "autodiff-context-invariant",
-        title: "an autodiff float primitive must have an enabled autodiff context",
+        title: "An autodiff-wrapped tensor with a disabled context",
         explanation: "Raised by the generated routing when a dispatch tensor is autodiff-wrapped but its context says disabled. burn's tensor API never builds such a tensor: only hand-assembling a DispatchTensor (its fields are public) would.",
         scenario: CardScenario::Unreachable(
             "Not reachable through burn's tensor API or a custom op call.",

@@ -131,13 +131,13 @@ mod tests {
     #[test]
     fn classifies_the_tokens_of_a_generated_arm() {
         assert_eq!(
-            kinds(r#"_ => unimplemented!("Backend not supported for custom op `{}`", "scale"),"#),
+            kinds(r#"_ => unimplemented!("no arm for `{}`", "scale"),"#),
             vec![
                 (Ident, "_".into()),
                 (Plain, " => ".into()),
                 (Macro, "unimplemented!".into()),
                 (Plain, "(".into()),
-                (Str, r#""Backend not supported for custom op `{}`""#.into()),
+                (Str, r#""no arm for `{}`""#.into()),
                 (Plain, ", ".into()),
                 (Str, r#""scale""#.into()),
                 (Plain, "),".into()),

@@ -8,22 +8,29 @@
 //! ## The pipeline
 //!
 //! ```text
-//!  text fields ──input──▶ Scenario ──engine──▶ Outcome
-//!                           │                     ▲
-//!                           └──ops (burn's generated Dispatch routing)
+//!  ops ──▶ engine ──▶ protocol ──▶ worker ═══ postMessage ═══ ui
+//!  (burn's generated     Scenario → Outcome    (Web Worker)         (Leptos page)
+//!   routing, kernels)
 //! ```
 //!
-//! - [`scenario`]: what to run — op and inputs, declaration, grad context, fix, backend.
-//! - [`input`]: text the user typed → typed op arguments, or a message for the field.
 //! - [`ops`]: the custom ops, each stamped under every declaration by burn's real macro, with
 //!   kernels, backward passes and builtin references side by side.
 //! - [`engine`]: `Scenario → Outcome`; calls the generated routing, captures panics with a hook,
-//!   records which implementation ran, reads results back asynchronously.
-//! - [`outcome`]: what was observed — values, gradients, route, or the panic message and location.
+//!   records which implementation ran, reads results back asynchronously. Also runs the
+//!   gallery's snippets.
 //! - [`protocol`]: the messages between the page and the engine worker.
+//! - [`worker`]: the engine worker's wasm entry: WebGPU probe and init, panic hook, run loop.
+//! - [`ui`]: the page: controls, outcome, generated-code view, gallery, engine client, URL state.
 //!
-//! [`scenario`], [`input`], [`outcome`] and [`protocol`] are plain data with no burn dependency; [`ops`] and
-//! [`engine`] need the `engine` feature (on by default).
+//! Plain data shared by both sides (no burn, no browser):
+//! - [`scenario`] (what to run), [`input`] (text → typed arguments), [`form`] (the editable
+//!   state and its URL form), [`outcome`] (what was observed);
+//! - [`expanded`] (the routing rustc expanded, shipped with the page), [`route_view`] (the arm a
+//!   run went through), [`highlight`] (Rust syntax colouring), [`explain`] (meanings and fixes),
+//!   [`gallery`] (the related-errors cards), [`present`] (numbers and names as shown).
+//!
+//! Features: `engine` (default: [`ops`], [`engine`]), `worker` ([`worker`]), `ui` ([`ui`]). The
+//! page's binary builds without `engine`, so UI edits never rebuild burn.
 
 pub mod explain;
 pub mod expanded;

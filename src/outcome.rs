@@ -137,7 +137,7 @@ pub struct PanicLocation {
 /// A panic, as the panic hook saw it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PanicReport {
-    /// The panic message, e.g. ``not implemented: Backend not supported for custom op `scale` ``.
+    /// The panic message, exactly as raised.
     pub message: String,
     /// Where it was raised, when known.
     pub location: Option<PanicLocation>,

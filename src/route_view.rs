@@ -5,6 +5,7 @@
 //! output is a line range of the expansion (the match arm) and the lines inside it that decided
 //! the outcome (the call, the context check, the `panic_fmt` that raised the message).
 
+use crate::expanded::{RoutingPanic, panic_prefix};
 use crate::outcome::Route;
 use crate::scenario::BackendChoice;
 
@@ -13,23 +14,30 @@ use crate::scenario::BackendChoice;
 pub enum Observed {
     /// The op returned; the route is known.
     Ran(Route),
-    /// The generated fallback arm fired (`Backend not supported for custom op …`).
+    /// The generated fallback arm fired: no arm for the routing tensor's backend.
     BackendNotSupported,
-    /// The concrete arm refused an enabled autodiff context (`Autodiff not supported …`).
+    /// A concrete arm refused an enabled autodiff context.
     AutodiffNotSupported,
 }
 
 impl Observed {
-    /// Reads a panic message. `None` for panics raised elsewhere than the routing.
+    /// Reads a panic message, comparing it with the messages in the generated code. `None` for
+    /// panics raised elsewhere than the routing.
     pub fn from_panic(message: &str) -> Option<Observed> {
-        if message.contains("Backend not supported for custom op") {
+        let raised = |panic| panic_prefix(panic).is_some_and(|prefix| message.contains(prefix));
+        if raised(RoutingPanic::Fallback) {
             Some(Observed::BackendNotSupported)
-        } else if message.contains("Autodiff not supported for custom op") {
+        } else if raised(RoutingPanic::ContextRefused) {
             Some(Observed::AutodiffNotSupported)
         } else {
             None
         }
     }
+}
+
+/// The needle for the line of `format_args!` that carries `panic`'s message.
+fn message_line(panic: RoutingPanic) -> Option<String> {
+    Some(format!("format_args!(\"{}", panic_prefix(panic)?))
 }
 
 /// Lines of an expansion to highlight (0-based, inclusive ranges).
@@ -54,7 +62,7 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
     match observed {
         Observed::Ran(Route::Builtin) => None,
         Observed::BackendNotSupported => {
-            let message = find_in(0, last, "\"Backend not supported for custom op")?;
+            let message = find_in(0, last, &message_line(RoutingPanic::Fallback)?)?;
             let start = (0..message).rev().find(|&index| lines[index].trim() == "_ => {")?;
             Some(Highlight {
                 arm: (start, block_end(&lines, start)?),
@@ -66,7 +74,7 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
             match observed {
                 Observed::AutodiffNotSupported => {
                     let check = find_in(start, end, "DispatchAutodiffContext::Disabled = __ad_ctx else")?;
-                    let message = find_in(check, end, "\"Autodiff not supported for custom op")?;
+                    let message = find_in(check, end, &message_line(RoutingPanic::ContextRefused)?)?;
                     Some(Highlight {
                         arm: (start, end),
                         focus: vec![check, message],

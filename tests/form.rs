@@ -172,3 +172,13 @@ fn impl_lines_name_type_op_and_pass() {
         "CubeBackend::scale (backward)"
     );
 }
+
+#[test]
+fn routing_messages_are_read_from_the_generated_code() {
+    use burn_extension_playground::expanded::{RoutingPanic, panic_prefix};
+    assert_eq!(panic_prefix(RoutingPanic::Fallback), Some("Backend not supported for custom op "));
+    assert_eq!(
+        panic_prefix(RoutingPanic::ContextRefused),
+        Some("Autodiff not supported for custom op ")
+    );
+}

@@ -3,8 +3,8 @@
 //!
 //! Its only tensor input is an int tensor, so that int tensor is the routing tensor. Int tensors
 //! are never autodiff-wrapped, so on an autodiff device the generated code reaches the concrete
-//! backend with an *enabled* autodiff context — the path that raises burn's
-//! "Autodiff not supported" message when the op is declared without `Autodiff`.
+//! backend with an *enabled* autodiff context — the path where the generated concrete arm refuses
+//! that context when the op is declared without `Autodiff`.
 
 use burn::backend::{
     Backend, Dispatch,
