@@ -1,7 +1,8 @@
 // A minimal static server for the built playground (`dist/`), local only.
 //
 // Node's own http module: the tests need correct MIME types (wasm streaming compilation insists
-// on application/wasm) and nothing else. Usage: node serve.mjs [dir] [port]
+// on application/wasm) and validators (ETag), so a second visit revalidates instead of
+// downloading the wasm again — as any static host does. Usage: node serve.mjs [dir] [port]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -27,13 +28,23 @@ createServer(async (request, response) => {
     return;
   }
   try {
-    if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-    const body = await readFile(file);
-    response.writeHead(200, {
+    let info = await stat(file);
+    if (info.isDirectory()) {
+      file = join(file, 'index.html');
+      info = await stat(file);
+    }
+    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const headers = {
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-cache',
-    });
-    response.end(body);
+      etag,
+    };
+    if (request.headers['if-none-match'] === etag) {
+      response.writeHead(304, headers).end();
+      return;
+    }
+    response.writeHead(200, headers);
+    response.end(await readFile(file));
   } catch {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }

@@ -53,3 +53,25 @@ ensure_trunk() {
       cargo install trunk --version "=$TRUNK_VERSION" --locked --ignore-rust-version --force
   fi
 }
+
+# Node tooling in e2e/: Playwright for the browser tests and benchmarks, binaryen's wasm-opt.
+ensure_node_tools() {
+  if [ ! -x "$ROOT/e2e/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/e2e/node_modules/@playwright/test" ]; then
+    step "installing the Node tooling (Playwright, binaryen)"
+    (cd "$ROOT/e2e" && npm ci --no-audit --no-fund)
+  fi
+}
+
+# Finishes a release dist/ for shipping: the Content-Security-Policy, and the engine's wasm
+# shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108 produces a wasm that breaks in
+# browsers). Kept out of `trunk serve`: wasm-opt takes minutes.
+optimize_dist() {
+  ensure_node_tools
+  node "$ROOT/scripts/add-csp.mjs" "$ROOT/dist/index.html"
+  local wasm="$ROOT/dist/engine-worker_bg.wasm"
+  step "wasm-opt -Oz $(basename "$wasm")"
+  "$ROOT/e2e/node_modules/.bin/wasm-opt" -Oz --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$wasm" -o "$wasm"
+}

@@ -3,12 +3,16 @@
 #   1. native tests on real burn: the parser, the form, and the whole routing matrix on wgpu
 #      (Mesa's lavapipe Vulkan driver stands in for a GPU) and on the Flex CPU backend;
 #   2. the engine built for wasm32 in release mode;
-#   3. the playground built with trunk and driven in headless Chromium with WebGPU (SwiftShader).
+#   3. `trunk serve` bound to 127.0.0.1 only;
+#   4. the playground built with trunk (then wasm-opt and its Content-Security-Policy) and driven
+#      in headless Chromium with WebGPU (SwiftShader): the matrix, teaching layer, recovery,
+#      fallbacks, hostile input and a 100-run soak.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-ensure_packages mesa-vulkan-drivers chromium
+ensure_packages mesa-vulkan-drivers chromium iproute2
 ensure_wasm_target
+ensure_node_tools
 
 step "native tests (parser, form, matrix on wgpu + flex)"
 # lavapipe warns about XDG_RUNTIME_DIR when it is unset; give it one.
@@ -16,19 +20,19 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 cargo test --all-targets
 
 step "wasm32 release build of the engine library"
-# With the worker's features, so trunk's build of the worker below reuses every artifact.
-cargo build --release --lib --features worker --target wasm32-unknown-unknown
+# With the worker's features and profile, so trunk's build of the worker reuses every artifact.
+cargo build --profile engine-release --lib --features worker --target wasm32-unknown-unknown
 
 ensure_wasm_bindgen
 ensure_trunk
+step "trunk serve listens on 127.0.0.1 only"
+bash scripts/check-serve-local.sh
+
 step "trunk build --release"
 trunk build --release
+optimize_dist
 
 step "browser tests (Playwright + Chromium + WebGPU)"
-(
-  cd e2e
-  [ -d node_modules/@playwright/test ] || npm ci --no-audit --no-fund
-  npx playwright test
-)
+(cd e2e && npx playwright test)
 
 step "all tests passed"

@@ -49,8 +49,36 @@ pub struct TensorView {
     pub shape: Vec<usize>,
     /// burn's dtype name, e.g. `F32`, `I32`.
     pub dtype: String,
-    /// Row-major values.
+    /// Row-major values: all of them, or the first ones when [`Self::truncate`] was applied.
     pub values: Values,
+}
+
+impl TensorView {
+    /// Number of elements of the tensor (not of `values`, which may be cut short).
+    pub fn elements(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Keeps only the first `limit` values (the page shows no more): the shape still tells the
+    /// full size.
+    pub fn truncate(&mut self, limit: usize) {
+        match &mut self.values {
+            Values::Float(values) => values.truncate(limit),
+            Values::Int(values) => values.truncate(limit),
+        }
+    }
+}
+
+impl Completed {
+    /// Cuts every tensor to its first `limit` values, for sending to the page. Differences were
+    /// computed over all values before.
+    pub fn truncate_values(&mut self, limit: usize) {
+        self.output.truncate(limit);
+        self.reference.truncate(limit);
+        for view in [&mut self.gradient, &mut self.reference_gradient].into_iter().flatten() {
+            view.truncate(limit);
+        }
+    }
 }
 
 /// Which pass an op implementation ran in.
@@ -103,10 +131,14 @@ pub struct Completed {
     /// The gradient of `sum(output)` with respect to the input, when the output was tracked by
     /// autodiff and the input required a gradient.
     pub gradient: Option<TensorView>,
-    /// The same computation with burn's builtin tensor ops.
+    /// The same computation with burn's builtin tensor ops, on the CPU backend.
     pub reference: TensorView,
     /// The builtin computation's gradient, computed whenever [`Self::gradient`] is.
     pub reference_gradient: Option<TensorView>,
+    /// The largest element-wise |output − reference|.
+    pub output_difference: Option<f64>,
+    /// The largest element-wise |gradient − reference gradient|, when both exist.
+    pub gradient_difference: Option<f64>,
     /// Whether the output tensor lives in an autodiff context.
     pub output_autodiff: bool,
     /// Whether the output is tracked by autodiff (so `backward()` reaches the input).

@@ -7,14 +7,15 @@ use crate::scenario::{Fix, Scenario};
 pub const SHOWN_VALUES: usize = 64;
 
 /// `2.5, -5, 8.75` — Rust's shortest round-trip formatting, so what is shown is exactly the
-/// value read back. Long tensors are cut after [`SHOWN_VALUES`] values.
-pub fn values_text(values: &Values) -> String {
+/// value read back. Tensors of more than [`SHOWN_VALUES`] `elements` are cut short.
+pub fn values_text(values: &Values, elements: usize) -> String {
     let mut parts: Vec<String> = match values {
         Values::Float(values) => values.iter().take(SHOWN_VALUES).map(|v| v.to_string()).collect(),
         Values::Int(values) => values.iter().take(SHOWN_VALUES).map(|v| v.to_string()).collect(),
     };
-    if values.len() > SHOWN_VALUES {
-        parts.push(format!("… ({} more)", values.len() - SHOWN_VALUES));
+    let shown = parts.len();
+    if elements > shown {
+        parts.push(format!("… ({} more)", elements - shown));
     }
     parts.join(", ")
 }

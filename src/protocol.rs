@@ -48,4 +48,7 @@ pub enum FromWorker {
     Panicked { id: Option<u64>, report: PanicReport },
     /// The worker's wasm could not be instantiated (sent by the JavaScript bootstrap).
     BootFailed(String),
+    /// The GPU device was lost (driver reset, device destroyed): the worker must be replaced to
+    /// acquire a new one.
+    DeviceLost(String),
 }

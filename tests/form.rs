@@ -135,10 +135,12 @@ proptest! {
 
 #[test]
 fn values_are_shown_exactly_and_cut_when_long() {
-    assert_eq!(values_text(&Values::Float(vec![2.5, -5.0, 8.75, 0.1])), "2.5, -5, 8.75, 0.1");
-    assert_eq!(values_text(&Values::Int(vec![1000, 1007])), "1000, 1007");
+    assert_eq!(values_text(&Values::Float(vec![2.5, -5.0, 8.75, 0.1]), 4), "2.5, -5, 8.75, 0.1");
+    assert_eq!(values_text(&Values::Int(vec![1000, 1007]), 2), "1000, 1007");
     let long = Values::Int((0..70).collect());
-    assert!(values_text(&long).ends_with("63, … (6 more)"));
+    assert!(values_text(&long, 70).ends_with("63, … (6 more)"));
+    // Values cut short before sending: the element count still tells what is missing.
+    assert!(values_text(&Values::Int((0..64).collect()), 1_000_000).ends_with("63, … (999936 more)"));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! browser; natively the same future is simply blocked on). The CPU device is burn-flex, which
 //! needs no initialisation.
 
-use burn::backend::wgpu::wgpu::AdapterInfo;
+use burn::backend::wgpu::wgpu::{self, AdapterInfo};
 use burn::tensor::Device;
 
 /// An initialised GPU device and the adapter behind it.
@@ -14,6 +14,8 @@ pub struct GpuDevice {
     pub device: Device,
     /// Human-readable adapter name.
     pub adapter: String,
+    /// The wgpu device burn runs on (to watch for its loss).
+    pub wgpu_device: wgpu::Device,
 }
 
 /// Name shown for the CPU backend.
@@ -31,6 +33,7 @@ pub async fn init_gpu() -> Result<GpuDevice, String> {
     Ok(GpuDevice {
         device,
         adapter: describe_adapter(&setup.adapter.get_info()),
+        wgpu_device: setup.device,
     })
 }
 

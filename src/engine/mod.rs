@@ -6,7 +6,10 @@
 //! 1. [`stage`](run) (synchronous, inside [`panic_capture::catching`]): create the input on the
 //!    chosen device, call the op the way the scenario says, run `backward()` when the output is
 //!    tracked, compute the builtin reference. Every panic burn raises happens here.
-//! 2. reading back (asynchronous, as browsers require): `into_data_async` on each tensor.
+//! 2. reading back (asynchronous, as browsers require): one transaction per device.
+//!
+//! The reference — the same maths with burn's builtin ops — always runs on the CPU backend, an
+//! implementation independent of the GPU kernel it checks.
 //!
 //! Nothing here decides whether a combination "should" panic or which route it "should" take:
 //! the route is read off the implementations that recorded themselves ([`crate::ops::trace`])
@@ -69,7 +72,7 @@ impl Engine {
     /// Runs `scenario` and reports what happened.
     pub async fn run(&self, scenario: &Scenario) -> Outcome {
         match self.device(scenario.backend) {
-            Ok((device, name)) => run::run(scenario, device, name).await,
+            Ok((device, name)) => run::run(scenario, device, name, &self.cpu).await,
             Err(reason) => Outcome::Failed(reason),
         }
     }

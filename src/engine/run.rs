@@ -1,11 +1,12 @@
 //! One run: stage the tensors (synchronous, panics captured), then read them back (async).
 
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::tensor::{Device, Int, Tensor, TensorData, Transaction};
 use web_time::Instant;
 
 use super::panic_capture;
 use crate::ops::{leaky_relu, scale, shift_ids, trace};
 use crate::outcome::{Completed, ImplCall, Outcome, Phase, Route, TensorView, Values};
+use crate::present::max_abs_difference;
 use crate::scenario::{Declaration, Fix, FloatInput, IntInput, OpArgs, Scenario};
 
 /// A float op as the engine calls it: through the generated routing, or with builtin ops.
@@ -32,24 +33,47 @@ impl Pending {
         Pending::Int(shape, tensor.flatten(0, D - 1))
     }
 
-    async fn read(self) -> Result<TensorView, String> {
-        let (shape, data) = match self {
-            Pending::Float(shape, tensor) => (shape, tensor.into_data_async().await),
-            Pending::Int(shape, tensor) => (shape, tensor.into_data_async().await),
-        };
-        let data = data.map_err(|error| format!("Reading a tensor back failed: {error:?}"))?;
-        let dtype = data.dtype();
-        let values = if dtype.is_float() {
-            Values::Float(data.iter::<f32>().collect())
-        } else {
-            Values::Int(data.iter::<i64>().collect())
-        };
-        Ok(TensorView {
-            shape,
-            dtype: format!("{dtype:?}"),
-            values,
-        })
+    fn shape(&self) -> Vec<usize> {
+        match self {
+            Pending::Float(shape, _) | Pending::Int(shape, _) => shape.clone(),
+        }
     }
+}
+
+/// Reads tensors of one device in a single transaction: one round trip to the GPU for all.
+///
+/// Every tensor leaves its autodiff context first: a transaction takes all its floats from the
+/// first one's context, and an output in a grad context read with a plain gradient would
+/// otherwise raise burn's "Expected autodiff-wrapped float tensor" (see the gallery).
+async fn read_together(pending: Vec<Pending>) -> Result<Vec<TensorView>, String> {
+    let shapes: Vec<Vec<usize>> = pending.iter().map(Pending::shape).collect();
+    let transaction = pending
+        .into_iter()
+        .fold(Transaction::default(), |transaction, pending| match pending {
+            Pending::Float(_, tensor) => transaction.register(tensor.without_autodiff()),
+            Pending::Int(_, tensor) => transaction.register(tensor.without_autodiff()),
+        });
+    let data = transaction
+        .execute_async()
+        .await
+        .map_err(|error| format!("Reading tensors back failed: {error:?}"))?;
+    Ok(data
+        .into_iter()
+        .zip(shapes)
+        .map(|(data, shape)| {
+            let dtype = data.dtype();
+            let values = if dtype.is_float() {
+                Values::Float(data.iter::<f32>().collect())
+            } else {
+                Values::Int(data.iter::<i64>().collect())
+            };
+            TensorView {
+                shape,
+                dtype: format!("{dtype:?}"),
+                values,
+            }
+        })
+        .collect())
 }
 
 /// Everything the synchronous half produced.
@@ -62,10 +86,17 @@ struct Staged {
     output_tracked: bool,
 }
 
-pub(super) async fn run(scenario: &Scenario, device: &Device, device_name: &str) -> Outcome {
+/// Runs `scenario` on `device`, with the reference on `reference_device` (the CPU: an
+/// independent implementation of the same maths).
+pub(super) async fn run(
+    scenario: &Scenario,
+    device: &Device,
+    device_name: &str,
+    reference_device: &Device,
+) -> Outcome {
     let started = Instant::now();
     trace::take();
-    let staged = panic_capture::catching(|| stage(scenario, device));
+    let staged = panic_capture::catching(|| stage(scenario, device, reference_device));
     let impls = trace::take();
     let staged = match staged {
         Ok(Ok(staged)) => staged,
@@ -76,35 +107,53 @@ pub(super) async fn run(scenario: &Scenario, device: &Device, device_name: &str)
         }
     };
     let route = observed_route(scenario.fix, &impls, staged.output_autodiff);
-    let read = async {
-        Ok::<_, String>(Completed {
-            output: staged.output.read().await?,
-            gradient: read_optional(staged.gradient).await?,
-            reference: staged.reference.read().await?,
-            reference_gradient: read_optional(staged.reference_gradient).await?,
-            output_autodiff: staged.output_autodiff,
-            output_tracked: staged.output_tracked,
-            route,
-            impls,
-            backend: scenario.backend,
-            device: device_name.to_owned(),
-            elapsed_ms: 0.0,
-        })
+    let Staged {
+        output,
+        gradient,
+        reference,
+        reference_gradient,
+        output_autodiff,
+        output_tracked,
+    } = staged;
+    let has_gradient = gradient.is_some();
+    let reads = async {
+        let mut ran = read_together([Some(output), gradient].into_iter().flatten().collect()).await?;
+        let mut references =
+            read_together([Some(reference), reference_gradient].into_iter().flatten().collect()).await?;
+        let gradient = has_gradient.then(|| ran.pop()).flatten();
+        let reference_gradient = has_gradient.then(|| references.pop()).flatten();
+        let output = ran.pop().ok_or("no output was read")?;
+        let reference = references.pop().ok_or("no reference was read")?;
+        Ok::<_, String>((output, gradient, reference, reference_gradient))
     };
-    match read.await {
-        Ok(mut completed) => {
-            completed.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
-            Outcome::Completed(completed)
-        }
-        Err(reason) => Outcome::Failed(reason),
-    }
-}
-
-async fn read_optional(pending: Option<Pending>) -> Result<Option<TensorView>, String> {
-    match pending {
-        Some(pending) => pending.read().await.map(Some),
-        None => Ok(None),
-    }
+    let (output, gradient, reference, reference_gradient) =
+        match panic_capture::catching_async(reads).await {
+            Ok(Ok(read)) => read,
+            Ok(Err(reason)) => return Outcome::Failed(reason),
+            Err(mut report) => {
+                report.impls = trace::take();
+                return Outcome::Panicked(report);
+            }
+        };
+    let difference = |a: &Option<TensorView>, b: &Option<TensorView>| match (a, b) {
+        (Some(a), Some(b)) => max_abs_difference(&a.values, &b.values),
+        _ => None,
+    };
+    Outcome::Completed(Completed {
+        output_difference: max_abs_difference(&output.values, &reference.values),
+        gradient_difference: difference(&gradient, &reference_gradient),
+        output,
+        gradient,
+        reference,
+        reference_gradient,
+        output_autodiff,
+        output_tracked,
+        route,
+        impls,
+        backend: scenario.backend,
+        device: device_name.to_owned(),
+        elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+    })
 }
 
 /// The route, from what ran: an `Autodiff<B, C>` implementation in the forward pass, or else the
@@ -124,19 +173,20 @@ fn observed_route(fix: Fix, impls: &[ImplCall], output_autodiff: bool) -> Route 
     }
 }
 
-fn stage(scenario: &Scenario, device: &Device) -> Result<Staged, String> {
+fn stage(scenario: &Scenario, device: &Device, reference: &Device) -> Result<Staged, String> {
     let device = if scenario.grad_context {
         device.clone().autodiff()
     } else {
         device.clone()
     };
+    let (device, reference) = (&device, reference);
     match (&scenario.args, scenario.args.shape().len()) {
-        (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(scenario, &device, x, *factor, scale_op::<1>())),
-        (OpArgs::Scale { x, factor }, 2) => Ok(stage_float(scenario, &device, x, *factor, scale_op::<2>())),
-        (OpArgs::LeakyRelu { x, slope }, 1) => Ok(stage_float(scenario, &device, x, *slope, leaky_relu_op::<1>())),
-        (OpArgs::LeakyRelu { x, slope }, 2) => Ok(stage_float(scenario, &device, x, *slope, leaky_relu_op::<2>())),
-        (OpArgs::ShiftIds { ids, offset }, 1) => Ok(stage_shift_ids::<1>(scenario, &device, ids, *offset)),
-        (OpArgs::ShiftIds { ids, offset }, 2) => Ok(stage_shift_ids::<2>(scenario, &device, ids, *offset)),
+        (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(scenario, device, reference, x, *factor, scale_op::<1>())),
+        (OpArgs::Scale { x, factor }, 2) => Ok(stage_float(scenario, device, reference, x, *factor, scale_op::<2>())),
+        (OpArgs::LeakyRelu { x, slope }, 1) => Ok(stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<1>())),
+        (OpArgs::LeakyRelu { x, slope }, 2) => Ok(stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<2>())),
+        (OpArgs::ShiftIds { ids, offset }, 1) => Ok(stage_shift_ids::<1>(scenario, device, reference, ids, *offset)),
+        (OpArgs::ShiftIds { ids, offset }, 2) => Ok(stage_shift_ids::<2>(scenario, device, reference, ids, *offset)),
         (_, rank) => Err(format!("Tensors of rank {rank} are not supported; use 1 or 2 dimensions.")),
     }
 }
@@ -163,10 +213,11 @@ fn float_tensor<const D: usize>(input: &FloatInput, device: &Device) -> Tensor<D
 }
 
 /// `y = op(x)`; when `y` is tracked, `sum(y).backward()` and the gradient of `x`; then the same
-/// with builtin ops on a fresh input.
+/// with builtin ops on a fresh input on `reference_device`.
 fn stage_float<const D: usize>(
     scenario: &Scenario,
     device: &Device,
+    reference_device: &Device,
     input: &FloatInput,
     param: f32,
     op: FloatOp<D>,
@@ -192,12 +243,12 @@ fn stage_float<const D: usize>(
 
     // The reference gets a gradient exactly when the custom call produced one.
     let (reference, reference_gradient) = if gradient.is_some() {
-        let x = float_tensor::<D>(input, &device.clone().autodiff()).require_grad();
+        let x = float_tensor::<D>(input, &reference_device.clone().autodiff()).require_grad();
         let reference = (op.builtin)(x.clone(), param);
         let grads = reference.clone().sum().backward();
         (reference, x.grad(&grads))
     } else {
-        let x = float_tensor::<D>(input, &device.clone().without_autodiff());
+        let x = float_tensor::<D>(input, reference_device);
         ((op.builtin)(x, param), None)
     };
 
@@ -222,6 +273,7 @@ fn int_tensor<const D: usize>(input: &IntInput, device: &Device) -> Tensor<D, In
 fn stage_shift_ids<const D: usize>(
     scenario: &Scenario,
     device: &Device,
+    reference_device: &Device,
     input: &IntInput,
     offset: i32,
 ) -> Staged {
@@ -232,10 +284,7 @@ fn stage_shift_ids<const D: usize>(
         Fix::Builtin => shift_ids::reference(ids, offset),
     };
     let output_autodiff = output.is_autodiff();
-    let reference = shift_ids::reference(
-        int_tensor::<D>(input, &device.clone().without_autodiff()),
-        offset,
-    );
+    let reference = shift_ids::reference(int_tensor::<D>(input, reference_device), offset);
     Staged {
         output: Pending::int(output),
         gradient: None,

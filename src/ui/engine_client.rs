@@ -30,6 +30,10 @@ const BOOTSTRAP_URL: &str = "engine-bootstrap.js";
 const ENGINE_WASM_URL: &str = "engine-worker_bg.wasm";
 /// Restarts in a row without the worker ever becoming ready before the client gives up.
 const MAX_FAILED_STARTS: u32 = 3;
+/// A run not answered within this time is abandoned and the worker replaced.
+const RUN_TIMEOUT_MS: u32 = 30_000;
+/// A worker not ready within this time counts as a failed start.
+const START_TIMEOUT_MS: u32 = 60_000;
 
 /// What the page knows about the engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,8 +42,8 @@ pub enum EngineStatus {
     Loading,
     /// Ready; `gpu` is the adapter name, or why runs go to the CPU.
     Ready { gpu: Result<String, String> },
-    /// The previous worker died (`after_panic`: it reported a panic first); a new one is starting.
-    Restarting { after_panic: bool },
+    /// The previous worker is gone (the text says why); a new one is starting.
+    Restarting(String),
     /// The engine cannot start; the message says why.
     Failed(String),
 }
@@ -77,6 +81,8 @@ struct Inner {
     queued_cases: Vec<(GalleryCase, Sender)>,
     next_id: u64,
     failed_starts: u32,
+    /// Counts spawned workers, so a timer can tell whether its worker is still the current one.
+    worker_generation: u64,
 }
 
 /// A worker and the callbacks that must live as long as it does.
@@ -107,6 +113,7 @@ impl EngineClient {
             queued_cases: Vec::new(),
             next_id: 0,
             failed_starts: 0,
+            worker_generation: 0,
         })));
         let starting = client.clone();
         wasm_bindgen_futures::spawn_local(async move {
@@ -173,12 +180,54 @@ impl EngineClient {
                     .map_err(|error| format!("{error:?}"))
             });
         match posted {
-            Ok(()) => inner.in_flight = Some((id, sender, sent)),
+            Ok(()) => {
+                inner.in_flight = Some((id, sender, sent));
+                self.watch_run(id);
+            }
             Err(reason) => {
                 let reply = RunReply::Crashed(format!("The run could not be sent: {reason}"));
                 let _ = sender.send((reply, sent));
             }
         }
+    }
+
+    /// Abandons run `id` if it is still unanswered after [`RUN_TIMEOUT_MS`].
+    fn watch_run(&self, id: u64) {
+        let weak = Rc::downgrade(&self.0);
+        wasm_bindgen_futures::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(RUN_TIMEOUT_MS).await;
+            let Some(inner) = weak.upgrade() else { return };
+            let client = EngineClient(inner);
+            let stuck = client.0.borrow().in_flight.as_ref().is_some_and(|(current, _, _)| *current == id);
+            if stuck {
+                let seconds = RUN_TIMEOUT_MS / 1000;
+                client.abandon_in_flight(format!(
+                    "The engine did not answer within {seconds} s, so it was stopped and restarted. Run again to retry."
+                ));
+                client.replace_worker("Restarting the engine after a run that did not answer…", "no answer");
+            }
+        });
+    }
+
+    /// Counts worker `generation` as a failed start if it is not ready after [`START_TIMEOUT_MS`].
+    fn watch_start(&self, generation: u64) {
+        let weak = Rc::downgrade(&self.0);
+        wasm_bindgen_futures::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(START_TIMEOUT_MS).await;
+            let Some(inner) = weak.upgrade() else { return };
+            let client = EngineClient(inner);
+            let stuck = {
+                let inner = client.0.borrow();
+                inner.worker_generation == generation && inner.worker.is_some() && inner.ready_gpu.is_none()
+            };
+            if stuck {
+                let seconds = START_TIMEOUT_MS / 1000;
+                client.replace_worker(
+                    "Restarting the engine, which did not start…",
+                    &format!("it did not start within {seconds} s"),
+                );
+            }
+        });
     }
 
     fn spawn_worker(&self) {
@@ -214,6 +263,10 @@ impl EngineClient {
             _on_message: on_message,
             _on_error: on_error,
         });
+        inner.worker_generation += 1;
+        let generation = inner.worker_generation;
+        drop(inner);
+        self.watch_start(generation);
     }
 
     fn on_message(&self, data: JsValue) {
@@ -250,11 +303,12 @@ impl EngineClient {
                 }
                 // The instance traps right after this message: replace the worker now rather
                 // than wait for its error event.
-                self.replace_worker(true, &reason);
+                self.replace_worker("Replacing the engine worker after the panic…", &reason);
             }
             FromWorker::BootFailed(reason) => {
                 self.fail(format!("The engine's WebAssembly could not start: {reason}"))
             }
+            FromWorker::DeviceLost(reason) => self.on_device_lost(reason),
         }
     }
 
@@ -268,19 +322,45 @@ impl EngineClient {
     }
 
     fn on_crash(&self, message: String) {
-        let in_flight = self.0.borrow_mut().in_flight.take();
-        if let Some((_, sender, sent)) = in_flight {
-            let reply = RunReply::Crashed(format!(
-                "The engine worker stopped without a panic report: {message}"
-            ));
-            let _ = sender.send((reply, sent));
-        }
-        self.replace_worker(false, &message);
+        self.abandon_in_flight(format!(
+            "The engine worker stopped without a panic report: {message}"
+        ));
+        self.replace_worker("Restarting the engine worker…", &message);
     }
 
-    /// Starts a new worker after the current one died, unless workers keep dying before they
-    /// are ready (then the engine is reported as failed instead of restarting forever).
-    fn replace_worker(&self, after_panic: bool, reason: &str) {
+    /// Answers the request in flight with `reply_text`.
+    fn abandon_in_flight(&self, reply_text: String) {
+        let in_flight = self.0.borrow_mut().in_flight.take();
+        if let Some((_, sender, sent)) = in_flight {
+            let _ = sender.send((RunReply::Crashed(reply_text), sent));
+        }
+    }
+
+    /// The GPU device is gone: replace the worker (the new one acquires a new device) and run the
+    /// interrupted scenario again there, unless a newer one is already waiting.
+    fn on_device_lost(&self, reason: String) {
+        {
+            let mut inner = self.0.borrow_mut();
+            if let Some((_, sender, sent)) = inner.in_flight.take() {
+                match (sent, inner.queued_scenario.is_some()) {
+                    (Some(scenario), false) => inner.queued_scenario = Some((scenario, sender)),
+                    (sent, _) => {
+                        let reply = RunReply::Crashed(format!("The GPU device was lost ({reason})."));
+                        let _ = sender.send((reply, sent));
+                    }
+                }
+            }
+        }
+        self.replace_worker(
+            &format!("The GPU device was lost ({reason}); starting a new engine to acquire another…"),
+            &reason,
+        );
+    }
+
+    /// Starts a new worker after the current one died (`status` says so meanwhile), unless
+    /// workers keep dying before they are ready: then the engine is reported as failed instead
+    /// of restarting forever.
+    fn replace_worker(&self, status_text: &str, reason: &str) {
         let (status, gave_up) = {
             let mut inner = self.0.borrow_mut();
             inner.worker = None; // terminates it
@@ -292,7 +372,7 @@ impl EngineClient {
         if gave_up {
             return self.fail(format!("The engine worker failed to start: {reason}"));
         }
-        status.set(EngineStatus::Restarting { after_panic });
+        status.set(EngineStatus::Restarting(status_text.to_owned()));
         self.spawn_worker();
     }
 

@@ -61,6 +61,8 @@ pub fn App() -> impl IntoView {
     // The newest requested run, and whether it is still waiting for its answer.
     let latest = StoredValue::new(0u64);
     let pending = RwSignal::new(false);
+    // Runs whose outcome was painted: exposed as `data-runs` for tests and benchmarks.
+    let runs_shown = RwSignal::new(0u64);
 
     let gpu_available = Signal::derive(move || match status.get() {
         EngineStatus::Ready { gpu } => Some(gpu.is_ok()),
@@ -92,6 +94,7 @@ pub fn App() -> impl IntoView {
                 return;
             }
             pending.set(false);
+            runs_shown.update(|runs| *runs += 1);
             last_run.set(Some(LastRun {
                 scenario,
                 reply,
@@ -200,7 +203,13 @@ pub fn App() -> impl IntoView {
                 <h2 id="scenario-heading">"Scenario"</h2>
                 <Controls form text_revision gpu_available on_change on_run/>
             </section>
-            <section class="panel" aria-labelledby="outcome-heading" aria-live="polite" aria-busy=move || pending.get().to_string()>
+            <section
+                class="panel"
+                aria-labelledby="outcome-heading"
+                aria-live="polite"
+                aria-busy=move || pending.get().to_string()
+                data-runs=move || runs_shown.get()
+            >
                 <h2 id="outcome-heading">"Outcome"</h2>
                 <p class="run-status" data-testid="run-status">
                     {move || if pending.get() { "Running…" } else { "" }}
@@ -244,10 +253,10 @@ fn EngineBanner(status: ReadSignal<EngineStatus>) -> impl IntoView {
             </p>
         }
         .into_any(),
-        EngineStatus::Restarting { after_panic } => view! {
+        EngineStatus::Restarting(why) => view! {
             <p class="banner banner-info" data-testid="engine-status" role="status">
                 <span class="spinner" aria-hidden="true"></span>
-                {if after_panic { "Replacing the engine worker after the panic…" } else { "Restarting the engine worker…" }}
+                {why}
             </p>
         }
         .into_any(),

@@ -6,8 +6,8 @@ use super::engine_client::RunReply;
 use crate::explain::{FixAction, PanicKind, fixes};
 use crate::outcome::{Completed, Outcome, PanicReport};
 use crate::present::{
-    impl_text, max_abs_difference, missing_gradient_reason, route_explanation, route_title,
-    shape_text, short_path, values_text,
+    impl_text, missing_gradient_reason, route_explanation, route_title, shape_text, short_path,
+    values_text,
 };
 use crate::scenario::{BackendChoice, Scenario};
 
@@ -43,7 +43,7 @@ pub fn OutcomeView(run: LastRun, on_fix: Callback<FixAction>) -> impl IntoView {
         RunReply::Outcome(Outcome::Failed(message)) | RunReply::Crashed(message) => view! {
             <article class="card card-failed" data-outcome="failed">
                 <h2>"The run did not finish"</h2>
-                <p class="failure-message">{message}</p>
+                <p class="failure-message" data-testid="failure-message">{message}</p>
             </article>
         }
         .into_any(),
@@ -54,15 +54,15 @@ pub fn OutcomeView(run: LastRun, on_fix: Callback<FixAction>) -> impl IntoView {
 
 #[component]
 fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -> impl IntoView {
-    let difference = max_abs_difference(&completed.output.values, &completed.reference.values);
+    let difference = completed.output_difference;
     let gradient_rows = completed.gradient.as_ref().map(|gradient| {
         let reference = completed.reference_gradient.as_ref();
-        let difference = reference.and_then(|reference| max_abs_difference(&gradient.values, &reference.values));
+        let difference = completed.gradient_difference;
         view! {
             <dt>"∂ sum(y) / ∂x"</dt>
-            <dd><code data-testid="gradient-values">{values_text(&gradient.values)}</code></dd>
+            <dd><code data-testid="gradient-values">{values_text(&gradient.values, gradient.elements())}</code></dd>
             <dt>"Reference gradient"</dt>
-            <dd><code data-testid="reference-gradient-values">{reference.map(|r| values_text(&r.values)).unwrap_or_default()}</code></dd>
+            <dd><code data-testid="reference-gradient-values">{reference.map(|r| values_text(&r.values, r.elements())).unwrap_or_default()}</code></dd>
             <dt>"Max |difference|"</dt>
             <dd data-testid="gradient-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</dd>
         }
@@ -88,11 +88,11 @@ fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -
             <p>{route_explanation(completed.route)}</p>
             <dl class="facts">
                 <dt>"Output y"</dt>
-                <dd><code data-testid="output-values">{values_text(&completed.output.values)}</code></dd>
+                <dd><code data-testid="output-values">{values_text(&completed.output.values, completed.output.elements())}</code></dd>
                 <dt>"Shape, dtype"</dt>
                 <dd data-testid="output-meta">{format!("{} {}", shape_text(&completed.output.shape), completed.output.dtype)}</dd>
-                <dt>"Reference (builtin ops)"</dt>
-                <dd><code data-testid="reference-values">{values_text(&completed.reference.values)}</code></dd>
+                <dt>"Reference (builtin ops, CPU)"</dt>
+                <dd><code data-testid="reference-values">{values_text(&completed.reference.values, completed.reference.elements())}</code></dd>
                 <dt>"Max |difference|"</dt>
                 <dd data-testid="output-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</dd>
                 {gradient_rows}

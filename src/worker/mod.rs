@@ -21,7 +21,8 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use crate::engine::devices::{self, GpuDevice};
 use crate::engine::{Engine, panic_capture};
 use crate::ops::trace;
-use crate::outcome::PanicReport;
+use crate::outcome::{Outcome, PanicReport};
+use crate::present::SHOWN_VALUES;
 use crate::protocol::{FromWorker, ToWorker};
 
 thread_local! {
@@ -66,8 +67,12 @@ pub fn start() {
                     let engine = Rc::clone(&serving);
                     wasm_bindgen_futures::spawn_local(async move {
                         CURRENT_RUN.with(|current| current.set(Some(id)));
-                        let outcome = engine.run(&scenario).await;
+                        let mut outcome = engine.run(&scenario).await;
                         CURRENT_RUN.with(|current| current.set(None));
+                        // The page shows the first values only: send no more across.
+                        if let Outcome::Completed(completed) = &mut outcome {
+                            completed.truncate_values(SHOWN_VALUES);
+                        }
                         post(&FromWorker::Finished { id, outcome });
                     });
                 }
@@ -107,5 +112,8 @@ async fn acquire_gpu() -> Result<GpuDevice, String> {
     }
     let mut gpu = devices::init_gpu().await?;
     gpu.adapter = adapter.name;
+    gpu.wgpu_device.set_device_lost_callback(|reason, message| {
+        post(&FromWorker::DeviceLost(format!("{reason:?}: {message}")));
+    });
     Ok(gpu)
 }

@@ -1,0 +1,265 @@
+// Benchmarks the built playground (`dist/`) in real headless Chromium and writes the figures to
+// bench/results.json and the "Latest run" section of BENCHMARKS.md.
+//
+// Run through `bash scripts/bench.sh`, which builds dist/ first. Every figure is measured in this
+// run; ratios compare figures of this run only.
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { BASE_ARGS, CHROMIUM, WEBGPU_ARGS } from '../playwright.config.js';
+import { Playground } from '../pages/playground.js';
+import { runBaseline } from './webgpu-baseline.mjs';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DIST = join(ROOT, 'dist');
+const PORT = 4181;
+const BASE = `http://127.0.0.1:${PORT}/index.html`;
+const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const SIZES = [1024, 65536, 1048576];
+
+const stats = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { runs: sorted.length, median_ms: round(at(0.5)), p95_ms: round(at(0.95)) };
+};
+const round = (value) => Math.round(value * 100) / 100;
+
+/** Clicks the Run button `runs` times; each sample runs from the click to the painted result. */
+async function clickToPaint(page, runs) {
+  return page.evaluate(async (runs) => {
+    const section = document.querySelector('section[aria-labelledby="outcome-heading"]');
+    const button = document.querySelector('.run-button');
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const before = Number(section.dataset.runs);
+      const started = performance.now();
+      button.click();
+      await new Promise((resolve) => {
+        const observer = new MutationObserver(() => {
+          if (Number(section.dataset.runs) > before) {
+            observer.disconnect();
+            resolve();
+          }
+        });
+        observer.observe(section, { attributes: true, attributeFilter: ['data-runs'] });
+      });
+      // Painted: after the next frame has been produced.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      samples.push(performance.now() - started);
+    }
+    return samples;
+  }, runs);
+}
+
+function values(count) {
+  return Array.from({ length: count }, (_, i) => ((i % 1000) - 500) / 8).join(',');
+}
+
+async function opLatency(browser) {
+  const page = await browser.newPage();
+  const playground = new Playground(page);
+  await playground.open();
+  const cells = [
+    { name: 'concrete (grad off)', query: 'grad=off&require_grad=off&declares_autodiff=no&fix=none' },
+    { name: 'Autodiff impl + backward', query: 'grad=on&require_grad=on&declares_autodiff=yes&fix=none' },
+    { name: 'no-grad fix', query: 'grad=on&require_grad=on&declares_autodiff=no&fix=detach' },
+    { name: 'builtin fix', query: 'grad=on&require_grad=on&declares_autodiff=no&fix=builtin' },
+  ];
+  const results = [];
+  for (const op of ['scale', 'leaky_relu', 'shift_ids']) {
+    for (const cell of cells) {
+      await playground.open(`?op=${op}&${cell.query}`);
+      if ((await playground.outcomeKind()) !== 'completed') throw new Error(`${op} ${cell.name} did not complete`);
+      results.push({ op, cell: cell.name, ...stats(await clickToPaint(page, RUNS)) });
+    }
+  }
+  await page.close();
+  return results;
+}
+
+async function sizeLatency(browser) {
+  const page = await browser.newPage();
+  const playground = new Playground(page);
+  const results = [];
+  for (const size of SIZES) {
+    await playground.open('?op=scale&grad=off&require_grad=off&declares_autodiff=no&fix=none&param=2.5');
+    await playground.tensorField.fill(values(size));
+    await playground.settled();
+    if ((await playground.outcomeKind()) !== 'completed') throw new Error(`scale at ${size} did not complete`);
+    const runs = size >= 1048576 ? Math.min(RUNS, 20) : RUNS;
+    results.push({ elements: size, ...stats(await clickToPaint(page, runs)) });
+  }
+  const baseline = await runBaseline(page, SIZES, RUNS);
+  await page.close();
+  return SIZES.map((size, i) => ({
+    elements: size,
+    playground: results[i],
+    raw_webgpu: baseline[i],
+    ratio: round(results[i].median_ms / baseline[i].median_ms),
+  }));
+}
+
+/** From the click that fixes a panicking scenario to its correct result painted, against a reload. */
+async function recovery(browser) {
+  const page = await browser.newPage();
+  const playground = new Playground(page);
+  await playground.open('?op=scale&grad=on&require_grad=on&declares_autodiff=yes&fix=none');
+  const samples = [];
+  const toggle = page.getByRole('checkbox', { name: /declares the Autodiff selector/ });
+  for (let i = 0; i < Math.min(RUNS, 20); i++) {
+    await toggle.setChecked(false);
+    await playground.settled();
+    if ((await playground.outcomeKind()) !== 'panicked') throw new Error('expected a panic');
+    samples.push(
+      await page.evaluate(async () => {
+        const section = document.querySelector('section[aria-labelledby="outcome-heading"]');
+        const before = Number(section.dataset.runs);
+        const started = performance.now();
+        document.querySelector('#declares-autodiff').click();
+        await new Promise((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (Number(section.dataset.runs) > before) {
+              observer.disconnect();
+              resolve();
+            }
+          });
+          observer.observe(section, { attributes: true, attributeFilter: ['data-runs'] });
+        });
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        return performance.now() - started;
+      }),
+    );
+    if ((await playground.outcomeKind()) !== 'completed') throw new Error('expected a result');
+  }
+  const reloads = [];
+  for (let i = 0; i < 5; i++) reloads.push(await firstResult(page, page.url(), 'reload'));
+  await page.close();
+  const recover = stats(samples);
+  const reload = stats(reloads);
+  return { recovery: recover, page_reload: reload, ratio: round(recover.median_ms / reload.median_ms) };
+}
+
+/** Navigation start to the first outcome painted. */
+async function firstResult(page, url) {
+  await page.goto(url);
+  await page.locator('[data-outcome]').waitFor({ timeout: 120_000 });
+  return page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())))),
+  );
+}
+
+async function navigation(browser) {
+  const cold = [];
+  const cached = [];
+  for (let i = 0; i < 3; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    cold.push(await firstResult(page, BASE));
+    cached.push(await firstResult(page, BASE));
+    cached.push(await firstResult(page, BASE));
+    await context.close();
+  }
+  return { cold: stats(cold), cached: stats(cached) };
+}
+
+async function transferSizes() {
+  const files = (await readdir(DIST)).filter((name) => /\.(wasm|js|css|html)$/.test(name));
+  const rows = [];
+  for (const name of files.sort()) {
+    const bytes = await readFile(join(DIST, name));
+    rows.push({ file: name, raw_bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length });
+  }
+  const wasm = rows.filter((row) => row.file.endsWith('.wasm'));
+  return {
+    files: rows,
+    total_wasm_gzip_bytes: wasm.reduce((sum, row) => sum + row.gzip_bytes, 0),
+    total_gzip_bytes: rows.reduce((sum, row) => sum + row.gzip_bytes, 0),
+  };
+}
+
+async function main() {
+  const server = spawn('node', [join(import.meta.dirname, '..', 'serve.mjs'), DIST, String(PORT)], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: WEBGPU_ARGS });
+  try {
+    const info = await (async () => {
+      const page = await browser.newPage();
+      const playground = new Playground(page);
+      await playground.open();
+      const adapter = await playground.engineStatus.innerText();
+      await page.close();
+      return { browser: `Chromium ${browser.version()}`, adapter };
+    })();
+    const figures = {
+      date: new Date().toISOString(),
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
+      ...info,
+      runs_per_cell: RUNS,
+      transfer: await transferSizes(),
+      navigation: await navigation(browser),
+      op_latency: await opLatency(browser),
+      size_latency: await sizeLatency(browser),
+      panic_recovery: await recovery(browser),
+      build: JSON.parse(process.env.BENCH_BUILD_TIMES ?? '{}'),
+    };
+    await mkdir(join(ROOT, 'bench'), { recursive: true });
+    await writeFile(join(ROOT, 'bench', 'results.json'), JSON.stringify(figures, null, 2) + '\n');
+    await writeMarkdown(figures);
+    console.log(JSON.stringify(figures, null, 2));
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+async function writeMarkdown(f) {
+  const lines = [
+    `Measured ${f.date} on ${f.machine}; ${f.browser}; ${f.adapter.replace(/^Engine ready on WebGPU: /, 'WebGPU adapter: ')}.`,
+    '',
+    '| transfer | raw | gzip -9 |',
+    '|---|---|---|',
+    ...f.transfer.files.map((row) => `| ${row.file} | ${kib(row.raw_bytes)} | ${kib(row.gzip_bytes)} |`),
+    `| **all wasm** | | **${kib(f.transfer.total_wasm_gzip_bytes)}** |`,
+    '',
+    '| first result after navigation | median | p95 |',
+    '|---|---|---|',
+    `| cold (new browser profile) | ${f.navigation.cold.median_ms} ms | ${f.navigation.cold.p95_ms} ms |`,
+    `| wasm cached | ${f.navigation.cached.median_ms} ms | ${f.navigation.cached.p95_ms} ms |`,
+    '',
+    `| op latency, click → painted (${f.runs_per_cell} runs) | median | p95 |`,
+    '|---|---|---|',
+    ...f.op_latency.map((row) => `| ${row.op} · ${row.cell} | ${row.median_ms} ms | ${row.p95_ms} ms |`),
+    '',
+    '| scale, elements | playground median | raw WebGPU median | ratio |',
+    '|---|---|---|---|',
+    ...f.size_latency.map(
+      (row) => `| ${row.elements} | ${row.playground.median_ms} ms | ${row.raw_webgpu.median_ms} ms | ${row.ratio}× |`,
+    ),
+    '',
+    '| panic recovery | median | p95 |',
+    '|---|---|---|',
+    `| fix click → correct result painted | ${f.panic_recovery.recovery.median_ms} ms | ${f.panic_recovery.recovery.p95_ms} ms |`,
+    `| full page reload to the same state | ${f.panic_recovery.page_reload.median_ms} ms | ${f.panic_recovery.page_reload.p95_ms} ms |`,
+    `| ratio | ${f.panic_recovery.ratio}× | |`,
+  ];
+  if (f.build.cold_trunk_build_s !== undefined || f.build.ui_rebuild_s !== undefined) {
+    lines.push('', '| build | seconds |', '|---|---|');
+    if (f.build.cold_trunk_build_s !== undefined) lines.push(`| cold trunk build --release | ${f.build.cold_trunk_build_s} |`);
+    if (f.build.ui_rebuild_s !== undefined) lines.push(`| rebuild after a one-line UI change | ${f.build.ui_rebuild_s} |`);
+  }
+  const path = join(ROOT, 'BENCHMARKS.md');
+  const begin = '<!-- latest-run:begin -->';
+  const end = '<!-- latest-run:end -->';
+  let document = await readFile(path, 'utf8').catch(() => `# Benchmarks\n\n## Latest run\n\n${begin}\n${end}\n`);
+  const before = document.slice(0, document.indexOf(begin) + begin.length);
+  const after = document.slice(document.indexOf(end));
+  document = `${before}\n${lines.join('\n')}\n${after}`;
+  await writeFile(path, document);
+}
+
+await main();

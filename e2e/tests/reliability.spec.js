@@ -1,0 +1,250 @@
+// Reliability: a soak through the UI, hostile inputs and links, the Content-Security-Policy, and
+// WebGPU or the worker missing, degraded or failing. Each case asserts exact outcomes.
+import { test, expect } from '@playwright/test';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { Playground } from '../pages/playground.js';
+import { engineWorker, instrumentEngine } from '../pages/instrumented-engine.js';
+import { OPS, expectedOutcome, shown, values } from '../expected.js';
+
+const SOAK_RUNS = Number(process.env.SOAK_RUNS ?? 100);
+
+test('soak: every op and cell in turn, panics included, nothing wrong, nothing lost', async ({ page }) => {
+  test.setTimeout(60_000 + SOAK_RUNS * 3_000);
+  await instrumentEngine(page);
+  const playground = new Playground(page);
+  await playground.open();
+  const cells = [];
+  for (const op of Object.keys(OPS)) {
+    for (const declaresAutodiff of [false, true]) {
+      for (const grad of [false, true]) {
+        for (const fix of ['none', 'detach', 'builtin']) cells.push({ op, declaresAutodiff, grad, requireGrad: grad, fix });
+      }
+    }
+  }
+  const samples = [];
+  for (let run = 0; run < SOAK_RUNS; run++) {
+    const cell = cells[run % cells.length];
+    const query = new URLSearchParams({
+      op: cell.op,
+      declares_autodiff: cell.declaresAutodiff ? 'yes' : 'no',
+      grad: cell.grad ? 'on' : 'off',
+      require_grad: cell.requireGrad ? 'on' : 'off',
+      fix: cell.fix,
+      x: OPS[cell.op].tensor,
+      param: OPS[cell.op].param,
+    });
+    // Through the page's own navigation (back/forward state), not a reload: the engine lives on.
+    await page.evaluate((query) => {
+      history.pushState(null, '', `?${query}`);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, query.toString());
+    await playground.settled();
+    const want = expectedOutcome(cell);
+    if (want.panic) {
+      expect(await playground.text('panic-message'), `run ${run}`).toBe(want.panic);
+    } else {
+      expect(await playground.text('output-values'), `run ${run}`).toBe(shown(values(cell.op).output));
+    }
+    await expect(playground.tensorField).toHaveValue(OPS[cell.op].tensor);
+    if (run % 12 === 11) {
+      await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
+      samples.push({
+        run: run + 1,
+        ...(await engineWorker(page).evaluate(() => ({
+          wasm_memory_bytes: self.__engineMemory.buffer.byteLength,
+          live_gpu_buffers: self.__liveGpuBuffers(),
+        }))),
+      });
+    }
+  }
+  await mkdir('artifacts', { recursive: true });
+  await writeFile('artifacts/soak.json', JSON.stringify({ runs: SOAK_RUNS, samples }, null, 2));
+  // Flat: the last sample is no larger than the largest of the first half (workers are replaced
+  // after each panic, so every sample is one worker's footprint after a dozen runs).
+  const half = samples.slice(0, Math.ceil(samples.length / 2));
+  const last = samples[samples.length - 1];
+  expect(last.wasm_memory_bytes).toBeLessThanOrEqual(Math.max(...half.map((s) => s.wasm_memory_bytes)));
+  expect(last.live_gpu_buffers).toBeLessThanOrEqual(Math.max(...half.map((s) => s.live_gpu_buffers)));
+});
+
+/** Inputs and what the page must show for them (scale, factor 2). */
+function hostileInputs() {
+  const cases = [
+    { text: '', error: 'Enter at least one number.' },
+    { text: '   \n\t ', error: 'Enter at least one number.' },
+    { text: ',,;;', error: 'Enter at least one number.' },
+    { text: '１２', error: 'Value 1 (`１２`) is not a number.' },
+    { text: '٣', error: 'Value 1 (`٣`) is not a number.' },
+    { text: '1e309', error: 'Value 1 (`1e309`) is not finite; use a finite number.' },
+    { text: 'NaN', error: 'Value 1 (`NaN`) is not finite; use a finite number.' },
+    { text: '1, -inf', error: 'Value 2 (`-inf`) is not finite; use a finite number.' },
+    { text: '1e39', error: 'Value 1 (`1e39`) is outside the f32 range (±3.4e38).' },
+    { text: '<script>alert(1)</script>', error: 'Value 1 (`<script>alert(1)</script…`) is not a number.' },
+    { text: '1, 2; 3', error: 'Row 2 has 1 value, but row 1 has 2: every row needs the same length.' },
+    { text: '1 2 3\n4 5', error: 'Row 2 has 2 values, but row 1 has 3: every row needs the same length.' },
+    { text: '[1, 2]', error: 'Value 1 (`[1`) is not a number.' },
+    { text: '0x10', error: 'Value 1 (`0x10`) is not a number.' },
+    { text: '1_000', error: 'Value 1 (`1_000`) is not a number.' },
+    { text: '-0', output: '-0' },
+    { text: '1e-3', output: '0.002' },
+    { text: '+3.5, .5, 5.', output: '7, 1, 10' },
+    { text: '1; 2; 3', output: '2, 4, 6' },
+  ];
+  // Random valid vectors (exact binary fractions, so products are exact) and random garbage.
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; cases.length < 200; i++) {
+    if (i % 2 === 0) {
+      const xs = Array.from({ length: 1 + Math.floor(next() * 6) }, () => Math.round((next() - 0.5) * 64) / 4);
+      cases.push({ text: xs.join(', '), output: xs.map((x) => x * 2).join(', ') });
+    } else {
+      const junk = String.fromCharCode(...Array.from({ length: 1 + Math.floor(next() * 5) }, () => 0x41 + Math.floor(next() * 26)));
+      const position = 1 + Math.floor(next() * 3);
+      const xs = Array.from({ length: position - 1 }, (_, k) => k + 1);
+      cases.push({ text: [...xs, junk].join(', '), error: `Value ${position} (\`${junk}\`) is not a number.` });
+    }
+  }
+  return cases;
+}
+
+test('≥200 hostile inputs through the real fields: a clear message or a correct result', async ({ page }) => {
+  test.setTimeout(600_000);
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&fix=none&param=2');
+  const cases = hostileInputs();
+  expect(cases.length).toBeGreaterThanOrEqual(200);
+  for (const { text, error, output } of cases) {
+    await playground.typeTensor(text);
+    if (error) {
+      expect(await playground.fieldError('tensor'), JSON.stringify(text)).toBe(error);
+    } else {
+      expect(await playground.fieldError('tensor'), JSON.stringify(text)).toBe('');
+      expect(await playground.text('output-values'), JSON.stringify(text)).toBe(output);
+    }
+  }
+  // Sizes: ten million values, and ten megabytes of text, typed into the field.
+  await playground.typeTensor('1,'.repeat(10_000_000));
+  expect(await playground.fieldError('tensor')).toBe('The text is 20000000 bytes long; the limit is 16777216 bytes.');
+  await playground.typeTensor('1 '.repeat(5_000_000));
+  expect(await playground.fieldError('tensor')).toBe('Too many values: the limit is 1048576.');
+  // Parameter field.
+  for (const [param, message] of [
+    ['', 'Enter at least one number.'],
+    ['1 2', 'Enter exactly one number (found 2).'],
+    ['inf', 'Value 1 (`inf`) is not finite; use a finite number.'],
+  ]) {
+    await playground.typeParam(param);
+    expect(await playground.fieldError('param')).toBe(message);
+  }
+  // The page is alive and still computes.
+  await playground.typeParam('2');
+  await playground.typeTensor('1, 2');
+  expect(await playground.text('output-values')).toBe('2, 4');
+});
+
+test('hostile links: unknown keys, wrong types, huge values and scripts are ignored with notices', async ({ page }) => {
+  const script = '<script>window.__pwned=1</script>';
+  const params = new URLSearchParams();
+  for (const key of ['op', 'declares_autodiff', 'declares_flex', 'grad', 'require_grad', 'fix', 'backend']) params.set(key, script);
+  params.set('x', 'x'.repeat(70_000));
+  params.set('param', script);
+  params.set(script, '1');
+  const playground = new Playground(page);
+  await playground.open(`?${params}`);
+  const notices = await page.getByTestId('url-notices').locator('li').allInnerTexts();
+  expect(notices).toEqual([
+    'Ignored “op” in the link: its value is not one the playground takes.',
+    'Ignored “declares_autodiff” in the link: its value is not one the playground takes.',
+    'Ignored “declares_flex” in the link: its value is not one the playground takes.',
+    'Ignored “grad” in the link: its value is not one the playground takes.',
+    'Ignored “require_grad” in the link: its value is not one the playground takes.',
+    'Ignored “fix” in the link: its value is not one the playground takes.',
+    'Ignored “backend” in the link: its value is not one the playground takes.',
+    'Ignored x: it is too long to load from a link.',
+    'Ignored “<script>window.__pwned=1</script…” in the link: not a playground setting.',
+  ]);
+  // The parameter text is kept as text, explained next to its field, never run or rendered.
+  await expect(playground.paramField).toHaveValue(script);
+  expect(await playground.fieldError('param')).toBe('Enter exactly one number (found 2).');
+  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+  await expect(page.locator('main script')).toHaveCount(0);
+});
+
+test('the Content-Security-Policy allows the app and refuses inline script', async ({ page }) => {
+  const violations = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=yes&grad=on&require_grad=on');
+  expect(await playground.outcomeKind()).toBe('completed');
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  expect(policy).toContain("script-src 'self' 'wasm-unsafe-eval' 'sha256-");
+  expect(policy).not.toContain('unsafe-inline');
+  expect(violations).toEqual([]);
+  const ran = await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__inline = 1';
+    document.body.append(script);
+    return window.__inline;
+  });
+  expect(ran).toBeUndefined();
+});
+
+test('an adapter without timestamp-query: a plain message, the CPU runs, results are correct', async ({ page }) => {
+  await instrumentEngine(page, { hideTimestampQuery: true });
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=yes&grad=on&require_grad=on&x=1,-2&param=3');
+  await expect(playground.engineStatus).toContainText('lacks the `timestamp-query` feature');
+  await expect(playground.engineStatus).toContainText('burn-flex');
+  expect(await playground.text('device')).toBe('CPU · Flex (CPU)');
+  expect(await playground.text('output-values')).toBe('3, -6');
+  expect(await playground.text('gradient-values')).toBe('3, 3');
+});
+
+test('the GPU device lost mid-session: a plain message, a new device, the next run correct', async ({ page }) => {
+  await instrumentEngine(page);
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=yes&grad=on&require_grad=on&x=1,-2&param=3');
+  expect(await playground.text('output-values')).toBe('3, -6');
+  await engineWorker(page).evaluate(() => self.__gpuDevice.destroy());
+  await expect(playground.engineStatus).toContainText('The GPU device was lost');
+  await playground.waitForEngine();
+  await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
+  await playground.typeParam('4');
+  expect(await playground.text('output-values')).toBe('4, -8');
+  expect(await playground.text('device')).toMatch(/^WebGPU · /);
+});
+
+test('the worker script failing to load: a clear failure, no endless spinner', async ({ page }) => {
+  await page.route('**/engine-worker.js', (route) => route.abort());
+  const playground = new Playground(page);
+  await page.goto('/index.html');
+  await expect(playground.engineStatus).toContainText('The engine worker failed to start', { timeout: 60_000 });
+  await expect(playground.engineStatus).toContainText('Reload the page to try again.');
+  await playground.settled();
+  expect(await playground.outcomeKind()).toBe('failed');
+  await expect(page.locator('.spinner')).toHaveCount(0);
+});
+
+test('a run that never answers: a timeout with a clear message, a restart, then correct runs', async ({ page }) => {
+  test.setTimeout(120_000);
+  await instrumentEngine(page);
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
+  // Freeze the engine's thread, as an endless kernel or a deadlock would.
+  await engineWorker(page).evaluate(() => {
+    setTimeout(() => {
+      const end = Date.now() + 10 * 60_000;
+      while (Date.now() < end);
+    }, 0);
+  });
+  await playground.run();
+  expect(await playground.outcomeKind()).toBe('failed');
+  expect(await playground.text('failure-message')).toBe(
+    'The engine did not answer within 30 s, so it was stopped and restarted. Run again to retry.',
+  );
+  await playground.waitForEngine();
+  await playground.run();
+  expect(await playground.text('output-values')).toBe('2, 4');
+});

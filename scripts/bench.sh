@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Benchmarks the playground: builds the release dist/, drives headless Chromium (WebGPU through
+# SwiftShader here, a real GPU where there is one) and writes bench/results.json and the
+# "Latest run" section of BENCHMARKS.md.
+#
+#   BENCH_RUNS=50   runs per op and cell (default 50)
+#   BENCH_COLD=1    also time a cold `trunk build --release` (empty cargo target dir: ~30 min)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+ensure_packages chromium
+ensure_wasm_target
+ensure_node_tools
+ensure_wasm_bindgen
+ensure_trunk
+
+build_times="{}"
+if [ "${BENCH_COLD:-0}" = 1 ]; then
+  step "cold trunk build --release"
+  cold_dir="$(mktemp -d)"
+  started=$(date +%s.%N)
+  CARGO_TARGET_DIR="$cold_dir" trunk build --release
+  cold=$(echo "$(date +%s.%N) - $started" | bc)
+  rm -rf "$cold_dir"
+  build_times="{\"cold_trunk_build_s\": ${cold%.*}"
+else
+  build_times="{"
+fi
+
+step "trunk build --release"
+trunk build --release
+optimize_dist
+
+step "rebuild after a one-line UI change"
+touch src/ui/outcome_view.rs
+started=$(date +%s.%N)
+trunk build --release
+optimize_dist
+ui=$(echo "$(date +%s.%N) - $started" | bc)
+[ "$build_times" = "{" ] || build_times="$build_times, "
+export BENCH_BUILD_TIMES="$build_times\"ui_rebuild_s\": $(printf '%.1f' "$ui")}"
+
+step "benchmarks in Chromium"
+(cd e2e && node bench/bench.mjs)
+step "figures written to bench/results.json and BENCHMARKS.md"
