@@ -20,7 +20,8 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-createServer(async (request, response) => {
+// Links carry the scenario in the query: allow long ones (the page itself refuses oversized fields).
+createServer({ maxHeaderSize: 1 << 20 }, async (request, response) => {
   const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
   let file = normalize(join(root, path));
   if (!file.startsWith(root)) {

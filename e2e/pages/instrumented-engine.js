@@ -4,12 +4,15 @@
 //   self.__engineMemory      the engine's WebAssembly.Memory
 //   self.__liveGpuBuffers()  GPU buffers created and not destroyed
 //   self.__gpuDevice         the GPUDevice burn-wgpu acquired
+//   self.__requests          requests received (the page keeps a spare worker that has none)
 // With `hideTimestampQuery`, adapters report no `timestamp-query` feature.
 
 /** JavaScript prepended to the bootstrap. */
 export function instrumentation({ hideTimestampQuery = false } = {}) {
   return `
 (() => {
+  self.__requests = -1; // the first message is the compiled module
+  self.addEventListener('message', () => { self.__requests += 1; });
   const instantiate = WebAssembly.instantiate;
   WebAssembly.instantiate = async (...args) => {
     const result = await instantiate(...args);
@@ -57,8 +60,16 @@ export async function instrumentEngine(page, options) {
   });
 }
 
-/** The engine's current worker (the newest one). */
-export function engineWorker(page) {
-  const workers = page.workers();
-  return workers[workers.length - 1];
+/** The worker serving the page's runs: of the live engine workers, the one with most requests. */
+export async function engineWorker(page) {
+  let best = null;
+  let most = -1;
+  for (const worker of page.workers()) {
+    const requests = await worker.evaluate(() => self.__requests ?? -1).catch(() => -1);
+    if (requests > most) {
+      best = worker;
+      most = requests;
+    }
+  }
+  return best;
 }

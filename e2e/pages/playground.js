@@ -76,7 +76,7 @@ export class Playground {
   }
 
   async run() {
-    await this.page.getByRole('button', { name: 'Run' }).click();
+    await this.page.locator('form.controls').getByRole('button', { name: 'Run', exact: true }).click();
     await this.settled();
   }
 

@@ -50,7 +50,7 @@ test('soak: every op and cell in turn, panics included, nothing wrong, nothing l
       await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
       samples.push({
         run: run + 1,
-        ...(await engineWorker(page).evaluate(() => ({
+        ...(await (await engineWorker(page)).evaluate(() => ({
           wasm_memory_bytes: self.__engineMemory.buffer.byteLength,
           live_gpu_buffers: self.__liveGpuBuffers(),
         }))),
@@ -165,7 +165,7 @@ test('hostile links: unknown keys, wrong types, huge values and scripts are igno
   ]);
   // The parameter text is kept as text, explained next to its field, never run or rendered.
   await expect(playground.paramField).toHaveValue(script);
-  expect(await playground.fieldError('param')).toBe('Enter exactly one number (found 2).');
+  expect(await playground.fieldError('param')).toBe('Value 1 (`<script>window.__pwned=1…`) is not a number.');
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   await expect(page.locator('main script')).toHaveCount(0);
 });
@@ -207,7 +207,7 @@ test('the GPU device lost mid-session: a plain message, a new device, the next r
   const playground = new Playground(page);
   await playground.open('?op=scale&declares_autodiff=yes&grad=on&require_grad=on&x=1,-2&param=3');
   expect(await playground.text('output-values')).toBe('3, -6');
-  await engineWorker(page).evaluate(() => self.__gpuDevice.destroy());
+  await (await engineWorker(page)).evaluate(() => self.__gpuDevice.destroy());
   await expect(playground.engineStatus).toContainText('The GPU device was lost');
   await playground.waitForEngine();
   await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
@@ -217,7 +217,7 @@ test('the GPU device lost mid-session: a plain message, a new device, the next r
 });
 
 test('the worker script failing to load: a clear failure, no endless spinner', async ({ page }) => {
-  await page.route('**/engine-worker.js', (route) => route.abort());
+  await page.route('**/engine-bootstrap.js', (route) => route.abort());
   const playground = new Playground(page);
   await page.goto('/index.html');
   await expect(playground.engineStatus).toContainText('The engine worker failed to start', { timeout: 60_000 });
@@ -233,7 +233,7 @@ test('a run that never answers: a timeout with a clear message, a restart, then 
   const playground = new Playground(page);
   await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
   // Freeze the engine's thread, as an endless kernel or a deadlock would.
-  await engineWorker(page).evaluate(() => {
+  await (await engineWorker(page)).evaluate(() => {
     setTimeout(() => {
       const end = Date.now() + 10 * 60_000;
       while (Date.now() < end);

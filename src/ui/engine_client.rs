@@ -7,6 +7,11 @@
 //! One request is in flight at a time. Scenario runs are latest-wins: a newer one replaces a
 //! queued one (whose caller gets [`RunReply::Superseded`]). Gallery snippets queue in order and
 //! go first. Requests made while the worker starts or restarts wait for it.
+//!
+//! Once the worker is ready, a *spare* worker starts beside it (WebGPU device acquired, kernels
+//! not yet compiled). When the current worker dies, the spare takes over at once and a new spare
+//! starts in the background: recovering from a panic costs no wasm instantiation and no device
+//! initialisation.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -17,7 +22,7 @@ use leptos::prelude::{Set, WriteSignal};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{ErrorEvent, MessageEvent, Response, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Response, Worker, WorkerOptions, WorkerType};
 
 use crate::gallery::GalleryCase;
 use crate::outcome::{CaseOutcome, Outcome, PanicReport};
@@ -40,8 +45,12 @@ const START_TIMEOUT_MS: u32 = 60_000;
 pub enum EngineStatus {
     /// Downloading and compiling the engine, then starting its worker.
     Loading,
-    /// Ready; `gpu` is the adapter name, or why runs go to the CPU.
-    Ready { gpu: Result<String, String> },
+    /// Ready; `gpu` is the adapter name, or why runs go to the CPU. `note` tells about a
+    /// replacement that happened without a visible restart.
+    Ready {
+        gpu: Result<String, String>,
+        note: Option<String>,
+    },
     /// The previous worker is gone (the text says why); a new one is starting.
     Restarting(String),
     /// The engine cannot start; the message says why.
@@ -66,33 +75,37 @@ pub enum RunReply {
 /// Where a request's answer goes: the reply and, for scenario runs, the scenario as sent.
 type Sender = oneshot::Sender<(RunReply, Option<Scenario>)>;
 
-/// Cheap to clone: every clone drives the same worker.
+/// Cheap to clone: every clone drives the same workers.
 #[derive(Clone)]
 pub struct EngineClient(Rc<RefCell<Inner>>);
 
 struct Inner {
     status: WriteSignal<EngineStatus>,
     module: Option<JsValue>,
-    worker: Option<LiveWorker>,
-    ready_gpu: Option<Result<String, String>>,
+    /// The worker that serves requests.
+    current: Option<Slot>,
+    /// A started worker waiting to replace `current`.
+    spare: Option<Slot>,
     /// The request in flight, and the scenario it sent (for scenario runs).
     in_flight: Option<(u64, Sender, Option<Scenario>)>,
     queued_scenario: Option<(Scenario, Sender)>,
     queued_cases: Vec<(GalleryCase, Sender)>,
-    next_id: u64,
+    next_request: u64,
+    next_worker: u64,
     failed_starts: u32,
-    /// Counts spawned workers, so a timer can tell whether its worker is still the current one.
-    worker_generation: u64,
 }
 
-/// A worker and the callbacks that must live as long as it does.
-struct LiveWorker {
+/// A started worker: its id, the callbacks that must live as long as it, and what it said when
+/// it became ready.
+struct Slot {
+    id: u64,
     worker: Worker,
+    ready: Option<Result<String, String>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
-impl Drop for LiveWorker {
+impl Drop for Slot {
     fn drop(&mut self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
@@ -106,21 +119,21 @@ impl EngineClient {
         let client = EngineClient(Rc::new(RefCell::new(Inner {
             status,
             module: None,
-            worker: None,
-            ready_gpu: None,
+            current: None,
+            spare: None,
             in_flight: None,
             queued_scenario: None,
             queued_cases: Vec::new(),
-            next_id: 0,
+            next_request: 0,
+            next_worker: 0,
             failed_starts: 0,
-            worker_generation: 0,
         })));
         let starting = client.clone();
         wasm_bindgen_futures::spawn_local(async move {
             match compile_engine().await {
                 Ok(module) => {
                     starting.0.borrow_mut().module = Some(module);
-                    starting.spawn_worker();
+                    starting.start_current();
                 }
                 Err(reason) => starting.fail(format!("The engine could not be loaded: {reason}")),
             }
@@ -149,20 +162,23 @@ impl EngineClient {
         receiver.await.map(|(reply, _)| reply).unwrap_or(RunReply::Superseded)
     }
 
-    /// Sends the queued run if the worker is ready and idle.
+    /// Sends the next queued request if the current worker is ready and idle.
     fn pump(&self) {
         let mut inner = self.0.borrow_mut();
-        if inner.ready_gpu.is_none() || inner.in_flight.is_some() || inner.worker.is_none() {
+        let Some(gpu) = inner.current.as_ref().and_then(|slot| slot.ready.clone()) else {
+            return;
+        };
+        if inner.in_flight.is_some() {
             return;
         }
-        inner.next_id += 1;
-        let id = inner.next_id;
+        inner.next_request += 1;
+        let id = inner.next_request;
         let (message, sender, sent) = if !inner.queued_cases.is_empty() {
             let (case, sender) = inner.queued_cases.remove(0);
             (ToWorker::RunCase { id, case }, sender, None)
         } else if let Some((mut scenario, sender)) = inner.queued_scenario.take() {
             // Without a usable GPU every run goes to the CPU; the caller learns what was sent.
-            if matches!(inner.ready_gpu, Some(Err(_))) {
+            if gpu.is_err() {
                 scenario.backend = BackendChoice::Cpu;
             }
             let sent = Some(scenario.clone());
@@ -173,15 +189,13 @@ impl EngineClient {
         let posted = serde_wasm_bindgen::to_value(&message)
             .map_err(|error| error.to_string())
             .and_then(|value| {
-                let worker = inner.worker.as_ref().map(|live| &live.worker);
-                worker
-                    .ok_or_else(|| "no worker".to_owned())?
-                    .post_message(&value)
-                    .map_err(|error| format!("{error:?}"))
+                let slot = inner.current.as_ref().ok_or_else(|| "no worker".to_owned())?;
+                slot.worker.post_message(&value).map_err(|error| format!("{error:?}"))
             });
         match posted {
             Ok(()) => {
                 inner.in_flight = Some((id, sender, sent));
+                drop(inner);
                 self.watch_run(id);
             }
             Err(reason) => {
@@ -191,7 +205,7 @@ impl EngineClient {
         }
     }
 
-    /// Abandons run `id` if it is still unanswered after [`RUN_TIMEOUT_MS`].
+    /// Abandons request `id` if it is still unanswered after [`RUN_TIMEOUT_MS`].
     fn watch_run(&self, id: u64) {
         let weak = Rc::downgrade(&self.0);
         wasm_bindgen_futures::spawn_local(async move {
@@ -204,72 +218,111 @@ impl EngineClient {
                 client.abandon_in_flight(format!(
                     "The engine did not answer within {seconds} s, so it was stopped and restarted. Run again to retry."
                 ));
-                client.replace_worker("Restarting the engine after a run that did not answer…", "no answer");
-            }
-        });
-    }
-
-    /// Counts worker `generation` as a failed start if it is not ready after [`START_TIMEOUT_MS`].
-    fn watch_start(&self, generation: u64) {
-        let weak = Rc::downgrade(&self.0);
-        wasm_bindgen_futures::spawn_local(async move {
-            gloo_timers::future::TimeoutFuture::new(START_TIMEOUT_MS).await;
-            let Some(inner) = weak.upgrade() else { return };
-            let client = EngineClient(inner);
-            let stuck = {
-                let inner = client.0.borrow();
-                inner.worker_generation == generation && inner.worker.is_some() && inner.ready_gpu.is_none()
-            };
-            if stuck {
-                let seconds = START_TIMEOUT_MS / 1000;
-                client.replace_worker(
-                    "Restarting the engine, which did not start…",
-                    &format!("it did not start within {seconds} s"),
+                client.replace_current(
+                    "Restarting the engine after a run that did not answer…",
+                    "no answer",
+                    Some("A run did not answer in time; the engine was replaced.".to_owned()),
                 );
             }
         });
     }
 
-    fn spawn_worker(&self) {
+    /// Replaces worker `id` if it is still the current one and not ready after
+    /// [`START_TIMEOUT_MS`].
+    fn watch_start(&self, id: u64) {
         let weak = Rc::downgrade(&self.0);
+        wasm_bindgen_futures::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(START_TIMEOUT_MS).await;
+            let Some(inner) = weak.upgrade() else { return };
+            let client = EngineClient(inner);
+            let stuck = client
+                .0
+                .borrow()
+                .current
+                .as_ref()
+                .is_some_and(|slot| slot.id == id && slot.ready.is_none());
+            if stuck {
+                let seconds = START_TIMEOUT_MS / 1000;
+                client.replace_current(
+                    "Restarting the engine, which did not start…",
+                    &format!("it did not start within {seconds} s"),
+                    None,
+                );
+            }
+        });
+    }
+
+    /// Starts a worker; its messages and errors come back tagged with its id.
+    fn spawn(&self) -> Result<Slot, String> {
+        let id = {
+            let mut inner = self.0.borrow_mut();
+            inner.next_worker += 1;
+            inner.next_worker
+        };
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker = match Worker::new_with_options(BOOTSTRAP_URL, &options) {
-            Ok(worker) => worker,
-            Err(error) => return self.fail(format!("The engine worker could not start: {error:?}")),
-        };
+        let worker = Worker::new_with_options(BOOTSTRAP_URL, &options)
+            .map_err(|error| format!("The engine worker could not start: {error:?}"))?;
+        let weak = Rc::downgrade(&self.0);
         let on_message = {
             let weak = Weak::clone(&weak);
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 if let Some(inner) = weak.upgrade() {
-                    EngineClient(inner).on_message(event.data());
+                    EngineClient(inner).on_message(id, event.data());
                 }
             })
         };
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+        // A script that fails to load fires a plain `Event`; a trap fires an `ErrorEvent`.
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            let message = event
+                .dyn_ref::<ErrorEvent>()
+                .map(ErrorEvent::message)
+                .filter(|message| !message.is_empty())
+                .unwrap_or_else(|| "its script could not be loaded".to_owned());
             if let Some(inner) = weak.upgrade() {
-                EngineClient(inner).on_crash(event.message());
+                EngineClient(inner).on_crash(id, message);
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let mut inner = self.0.borrow_mut();
-        if let Some(module) = &inner.module {
+        if let Some(module) = &self.0.borrow().module {
             let _ = worker.post_message(module);
         }
-        inner.ready_gpu = None;
-        inner.worker = Some(LiveWorker {
+        Ok(Slot {
+            id,
             worker,
+            ready: None,
             _on_message: on_message,
             _on_error: on_error,
-        });
-        inner.worker_generation += 1;
-        let generation = inner.worker_generation;
-        drop(inner);
-        self.watch_start(generation);
+        })
     }
 
-    fn on_message(&self, data: JsValue) {
+    fn start_current(&self) {
+        match self.spawn() {
+            Ok(slot) => {
+                let id = slot.id;
+                self.0.borrow_mut().current = Some(slot);
+                self.watch_start(id);
+            }
+            Err(reason) => self.fail(reason),
+        }
+    }
+
+    /// Starts a spare worker when there is none.
+    fn ensure_spare(&self) {
+        if self.0.borrow().spare.is_some() {
+            return;
+        }
+        if let Ok(slot) = self.spawn() {
+            self.0.borrow_mut().spare = Some(slot);
+        }
+    }
+
+    fn is_current(&self, id: u64) -> bool {
+        self.0.borrow().current.as_ref().is_some_and(|slot| slot.id == id)
+    }
+
+    fn on_message(&self, worker: u64, data: JsValue) {
         let message = match serde_wasm_bindgen::from_value::<FromWorker>(data) {
             Ok(message) => message,
             Err(error) => {
@@ -277,16 +330,22 @@ impl EngineClient {
                 return;
             }
         };
+        if !self.is_current(worker) {
+            return self.on_spare_message(worker, message);
+        }
         match message {
             FromWorker::Ready { gpu } => {
                 let status = {
                     let mut inner = self.0.borrow_mut();
                     inner.failed_starts = 0;
-                    inner.ready_gpu = Some(gpu.clone());
+                    if let Some(slot) = inner.current.as_mut() {
+                        slot.ready = Some(gpu.clone());
+                    }
                     inner.status
                 };
-                status.set(EngineStatus::Ready { gpu });
+                status.set(EngineStatus::Ready { gpu, note: None });
                 self.pump();
+                self.ensure_spare();
             }
             FromWorker::Finished { id, outcome } => {
                 self.answer(id, RunReply::Outcome(outcome));
@@ -303,12 +362,25 @@ impl EngineClient {
                 }
                 // The instance traps right after this message: replace the worker now rather
                 // than wait for its error event.
-                self.replace_worker("Replacing the engine worker after the panic…", &reason);
+                self.replace_current("Replacing the engine worker after the panic…", &reason, None);
             }
             FromWorker::BootFailed(reason) => {
                 self.fail(format!("The engine's WebAssembly could not start: {reason}"))
             }
             FromWorker::DeviceLost(reason) => self.on_device_lost(reason),
+        }
+    }
+
+    /// The spare only ever reports that it is ready, or that it died.
+    fn on_spare_message(&self, worker: u64, message: FromWorker) {
+        let mut inner = self.0.borrow_mut();
+        let Some(spare) = inner.spare.as_mut().filter(|slot| slot.id == worker) else {
+            return;
+        };
+        match message {
+            FromWorker::Ready { gpu } => spare.ready = Some(gpu),
+            // Dropping it terminates it; the next promotion starts a fresh one.
+            _ => inner.spare = None,
         }
     }
 
@@ -321,11 +393,22 @@ impl EngineClient {
         }
     }
 
-    fn on_crash(&self, message: String) {
+    fn on_crash(&self, worker: u64, message: String) {
+        if !self.is_current(worker) {
+            let mut inner = self.0.borrow_mut();
+            if inner.spare.as_ref().is_some_and(|slot| slot.id == worker) {
+                inner.spare = None;
+            }
+            return;
+        }
         self.abandon_in_flight(format!(
             "The engine worker stopped without a panic report: {message}"
         ));
-        self.replace_worker("Restarting the engine worker…", &message);
+        self.replace_current(
+            "Restarting the engine worker…",
+            &message,
+            Some(format!("The engine worker stopped ({message}) and was replaced.")),
+        );
     }
 
     /// Answers the request in flight with `reply_text`.
@@ -336,8 +419,8 @@ impl EngineClient {
         }
     }
 
-    /// The GPU device is gone: replace the worker (the new one acquires a new device) and run the
-    /// interrupted scenario again there, unless a newer one is already waiting.
+    /// The GPU device is gone: replace the worker (its replacement has a device of its own) and
+    /// run the interrupted scenario again there, unless a newer one is already waiting.
     fn on_device_lost(&self, reason: String) {
         {
             let mut inner = self.0.borrow_mut();
@@ -351,35 +434,57 @@ impl EngineClient {
                 }
             }
         }
-        self.replace_worker(
-            &format!("The GPU device was lost ({reason}); starting a new engine to acquire another…"),
-            &reason,
-        );
+        let text = format!("The GPU device was lost ({reason}); a new engine with its own device took over.");
+        self.replace_current(&text, &reason, Some(text.clone()));
     }
 
-    /// Starts a new worker after the current one died (`status` says so meanwhile), unless
-    /// workers keep dying before they are ready: then the engine is reported as failed instead
-    /// of restarting forever.
-    fn replace_worker(&self, status_text: &str, reason: &str) {
-        let (status, gave_up) = {
+    /// Replaces the current worker after it died: the spare takes over (at once when it is
+    /// ready), or a new worker starts. Workers that keep dying before they are ready make the
+    /// engine fail instead of restarting forever. `status_text` shows while nothing is ready;
+    /// `note` stays on the ready banner afterwards.
+    fn replace_current(&self, status_text: &str, reason: &str, note: Option<String>) {
+        let (status, gave_up, promoted) = {
             let mut inner = self.0.borrow_mut();
-            inner.worker = None; // terminates it
-            if inner.ready_gpu.take().is_none() {
+            let was_ready = inner.current.take().is_some_and(|slot| slot.ready.is_some());
+            if !was_ready {
                 inner.failed_starts += 1;
             }
-            (inner.status, inner.failed_starts >= MAX_FAILED_STARTS)
+            let gave_up = inner.failed_starts >= MAX_FAILED_STARTS;
+            let promoted = if gave_up { None } else { inner.spare.take() };
+            (inner.status, gave_up, promoted)
         };
         if gave_up {
             return self.fail(format!("The engine worker failed to start: {reason}"));
         }
-        status.set(EngineStatus::Restarting(status_text.to_owned()));
-        self.spawn_worker();
+        match promoted {
+            Some(slot) => {
+                let ready = slot.ready.clone();
+                let id = slot.id;
+                self.0.borrow_mut().current = Some(slot);
+                match ready {
+                    Some(gpu) => {
+                        status.set(EngineStatus::Ready { gpu, note });
+                        self.pump();
+                        self.ensure_spare();
+                    }
+                    None => {
+                        status.set(EngineStatus::Restarting(status_text.to_owned()));
+                        self.watch_start(id);
+                    }
+                }
+            }
+            None => {
+                status.set(EngineStatus::Restarting(status_text.to_owned()));
+                self.start_current();
+            }
+        }
     }
 
     fn fail(&self, reason: String) {
         let (status, senders) = {
             let mut inner = self.0.borrow_mut();
-            inner.worker = None;
+            inner.current = None;
+            inner.spare = None;
             let mut senders: Vec<_> = inner.in_flight.take().map(|(_, sender, _)| sender).into_iter().collect();
             senders.extend(inner.queued_scenario.take().map(|(_, sender)| sender));
             senders.extend(inner.queued_cases.drain(..).map(|(_, sender)| sender));

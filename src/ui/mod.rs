@@ -65,7 +65,7 @@ pub fn App() -> impl IntoView {
     let runs_shown = RwSignal::new(0u64);
 
     let gpu_available = Signal::derive(move || match status.get() {
-        EngineStatus::Ready { gpu } => Some(gpu.is_ok()),
+        EngineStatus::Ready { gpu, .. } => Some(gpu.is_ok()),
         EngineStatus::Failed(_) => Some(false),
         _ => None,
     });
@@ -241,15 +241,17 @@ fn EngineBanner(status: ReadSignal<EngineStatus>) -> impl IntoView {
             </p>
         }
         .into_any(),
-        EngineStatus::Ready { gpu: Ok(adapter) } => view! {
+        EngineStatus::Ready { gpu: Ok(adapter), note } => view! {
             <p class="banner banner-ok" data-testid="engine-status" role="status">
                 "Engine ready on WebGPU: " <strong>{adapter}</strong>
+                {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}
             </p>
         }
         .into_any(),
-        EngineStatus::Ready { gpu: Err(reason) } => view! {
+        EngineStatus::Ready { gpu: Err(reason), note } => view! {
             <p class="banner banner-warn" data-testid="engine-status" role="status">
                 "WebGPU is not available here (" {reason} "). Every run uses the CPU backend (burn-flex) instead; the routing is the same."
+                {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}
             </p>
         }
         .into_any(),
