@@ -184,3 +184,29 @@ fn routing_messages_are_read_from_the_generated_code() {
         Some("Autodiff not supported for custom op ")
     );
 }
+
+#[test]
+fn protocol_messages_round_trip_as_bytes() {
+    use burn_extension_playground::protocol::{ToWorker, decode, encode};
+    use burn_extension_playground::scenario::FloatInput;
+    let message = ToWorker::Run {
+        id: 7,
+        scenario: Scenario {
+            args: OpArgs::Scale {
+                x: FloatInput {
+                    shape: vec![2, 2],
+                    values: vec![1.5, -0.0, f32::MAX, 3.0],
+                },
+                factor: 2.5,
+            },
+            declaration: Declaration::WITH_AUTODIFF,
+            grad_context: true,
+            require_grad: true,
+            fix: Fix::Detach,
+            backend: BackendChoice::Cpu,
+        },
+    };
+    let bytes = encode(&message).unwrap();
+    assert_eq!(decode::<ToWorker>(&bytes).unwrap(), message);
+    assert!(decode::<ToWorker>(&bytes[..bytes.len() - 1]).is_err());
+}

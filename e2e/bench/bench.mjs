@@ -20,6 +20,12 @@ const BASE = `http://127.0.0.1:${PORT}/index.html`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const SIZES = [1024, 65536, 1048576];
 
+/** A page in a fresh browser context that resolves the playground's relative URLs. */
+async function newPage(browser) {
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, viewport: { width: 1280, height: 900 } });
+  return context.newPage();
+}
+
 const stats = (samples) => {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -59,7 +65,7 @@ function values(count) {
 }
 
 async function opLatency(browser) {
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   const playground = new Playground(page);
   await playground.open();
   const cells = [
@@ -81,7 +87,7 @@ async function opLatency(browser) {
 }
 
 async function sizeLatency(browser) {
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   const playground = new Playground(page);
   const results = [];
   for (const size of SIZES) {
@@ -104,7 +110,7 @@ async function sizeLatency(browser) {
 
 /** From the click that fixes a panicking scenario to its correct result painted, against a reload. */
 async function recovery(browser) {
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   const playground = new Playground(page);
   await playground.open('?op=scale&grad=on&require_grad=on&declares_autodiff=yes&fix=none');
   const samples = [];
@@ -155,7 +161,7 @@ async function navigation(browser) {
   const cold = [];
   const cached = [];
   for (let i = 0; i < 3; i++) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
     const page = await context.newPage();
     cold.push(await firstResult(page, BASE));
     cached.push(await firstResult(page, BASE));
@@ -186,7 +192,7 @@ async function main() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: WEBGPU_ARGS });
   try {
     const info = await (async () => {
-      const page = await browser.newPage();
+      const page = await newPage(browser);
       const playground = new Playground(page);
       await playground.open();
       const adapter = await playground.engineStatus.innerText();

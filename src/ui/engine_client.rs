@@ -26,7 +26,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Response, Worker, WorkerOptions, 
 
 use crate::gallery::GalleryCase;
 use crate::outcome::{CaseOutcome, Outcome, PanicReport};
-use crate::protocol::{FromWorker, ToWorker};
+use crate::protocol::{self, FromWorker, ToWorker};
 use crate::scenario::{BackendChoice, Scenario};
 
 /// The worker's module script (copied to `dist/` by trunk).
@@ -186,12 +186,11 @@ impl EngineClient {
         } else {
             return;
         };
-        let posted = serde_wasm_bindgen::to_value(&message)
-            .map_err(|error| error.to_string())
-            .and_then(|value| {
-                let slot = inner.current.as_ref().ok_or_else(|| "no worker".to_owned())?;
-                slot.worker.post_message(&value).map_err(|error| format!("{error:?}"))
-            });
+        let posted = protocol::encode(&message).and_then(|bytes| {
+            let slot = inner.current.as_ref().ok_or_else(|| "no worker".to_owned())?;
+            let bytes = js_sys::Uint8Array::from(bytes.as_slice());
+            slot.worker.post_message(&bytes).map_err(|error| format!("{error:?}"))
+        });
         match posted {
             Ok(()) => {
                 inner.in_flight = Some((id, sender, sent));
@@ -323,7 +322,16 @@ impl EngineClient {
     }
 
     fn on_message(&self, worker: u64, data: JsValue) {
-        let message = match serde_wasm_bindgen::from_value::<FromWorker>(data) {
+        // The JavaScript bootstrap reports a failed instantiation as `{ BootFailed: "…" }`;
+        // everything else is postcard bytes from the engine.
+        let boot_failure = js_sys::Reflect::get(&data, &JsValue::from_str("BootFailed"))
+            .ok()
+            .and_then(|reason| reason.as_string());
+        let message = match boot_failure {
+            Some(reason) => Ok(FromWorker::BootFailed(reason)),
+            None => protocol::decode::<FromWorker>(&js_sys::Uint8Array::new(&data).to_vec()),
+        };
+        let message = match message {
             Ok(message) => message,
             Err(error) => {
                 web_sys::console::error_1(&format!("unreadable engine message: {error}").into());

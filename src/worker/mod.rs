@@ -23,7 +23,7 @@ use crate::engine::{Engine, panic_capture};
 use crate::ops::trace;
 use crate::outcome::{Outcome, PanicReport};
 use crate::present::SHOWN_VALUES;
-use crate::protocol::{FromWorker, ToWorker};
+use crate::protocol::{self, FromWorker, ToWorker};
 
 thread_local! {
     /// The run in progress, so the panic hook can say which run panicked.
@@ -35,11 +35,9 @@ fn scope() -> DedicatedWorkerGlobalScope {
 }
 
 fn post(message: &FromWorker) {
-    // Plain objects: `serialize_maps_as_objects` keeps the message readable in devtools.
-    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
-    match serde::Serialize::serialize(message, &serializer) {
-        Ok(value) => {
-            let _ = scope().post_message(&value);
+    match protocol::encode(message) {
+        Ok(bytes) => {
+            let _ = scope().post_message(&js_sys::Uint8Array::from(bytes.as_slice()));
         }
         Err(error) => web_sys::console::error_1(&format!("engine worker: {error}").into()),
     }
@@ -62,7 +60,8 @@ pub fn start() {
         let engine = Rc::new(Engine::from_parts(acquire_gpu().await, Device::flex()));
         let serving = Rc::clone(&engine);
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            match serde_wasm_bindgen::from_value::<ToWorker>(event.data()) {
+            let bytes = js_sys::Uint8Array::new(&event.data()).to_vec();
+            match protocol::decode::<ToWorker>(&bytes) {
                 Ok(ToWorker::Run { id, scenario }) => {
                     let engine = Rc::clone(&serving);
                     wasm_bindgen_futures::spawn_local(async move {
