@@ -19,8 +19,10 @@
 //!   records which implementation ran, reads results back asynchronously. Also runs the
 //!   gallery's snippets.
 //! - [`protocol`]: the messages between the page and the engine worker.
-//! - [`worker`]: the engine worker's wasm entry: WebGPU probe and init, panic hook, run loop.
-//! - [`ui`]: the page: controls, outcome, generated-code view, gallery, engine client, URL state.
+//! - `worker` (feature `worker`): the engine worker's wasm entry: WebGPU probe and init, panic
+//!   hook, run loop.
+//! - `ui` (feature `ui`): the page: controls, outcome, generated-code view, gallery, engine
+//!   client, URL state.
 //!
 //! Plain data shared by both sides (no burn, no browser):
 //! - [`scenario`] (what to run), [`input`] (text → typed arguments), [`form`] (the editable
@@ -29,7 +31,7 @@
 //!   run went through), [`highlight`] (Rust syntax colouring), [`explain`] (meanings and fixes),
 //!   [`gallery`] (the related-errors cards), [`present`] (numbers and names as shown).
 //!
-//! Features: `engine` (default: [`ops`], [`engine`]), `worker` ([`worker`]), `ui` ([`ui`]). The
+//! Features: `engine` (default: [`ops`], [`engine`]), `worker`, `ui`. The
 //! page's binary builds without `engine`, so UI edits never rebuild burn.
 
 pub mod explain;

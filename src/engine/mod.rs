@@ -3,7 +3,7 @@
 //!
 //! The same code runs natively (the tests) and in wasm (the worker). A run has two halves:
 //!
-//! 1. [`stage`](run) (synchronous, inside [`panic_capture::catching`]): create the input on the
+//! 1. staging (synchronous, inside [`panic_capture::catching`]): create the input on the
 //!    chosen device, call the op the way the scenario says, run `backward()` when the output is
 //!    tracked, compute the builtin reference. Every panic burn raises happens here.
 //! 2. reading back (asynchronous, as browsers require): one transaction per device.
