@@ -8,10 +8,12 @@
 //! queued one (whose caller gets [`RunReply::Superseded`]). Gallery snippets queue in order and
 //! go first. Requests made while the worker starts or restarts wait for it.
 //!
-//! Once the worker is ready, a *spare* worker starts beside it: it acquires its own WebGPU device
-//! and warms up (runs each op once, so its kernels are compiled). When the current worker dies,
-//! the spare takes over at once and a new spare starts in the background: recovering from a panic
-//! costs no wasm instantiation, no device initialisation and no kernel compilation.
+//! Once the worker is ready, a *spare* worker starts beside it and acquires its own WebGPU
+//! device. When the current worker dies, the spare takes over at once and a new spare starts in
+//! the background: recovering from a panic costs no wasm instantiation and no device
+//! initialisation. (Warming the spare's kernels up front was measured too: on a 2-core machine
+//! the warm-up competes with the runs it should speed up, and recovery got slower; see
+//! BENCHMARKS.md.)
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -24,11 +26,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ErrorEvent, Event, MessageEvent, Response, Worker, WorkerOptions, WorkerType};
 
-use crate::form::Form;
 use crate::gallery::GalleryCase;
 use crate::outcome::{CaseOutcome, Outcome, PanicReport};
 use crate::protocol::{self, FromWorker, ToWorker};
-use crate::scenario::{BackendChoice, Declaration, Fix, OpKind, Scenario};
+use crate::scenario::{BackendChoice, Scenario};
 
 /// The worker's module script (copied to `dist/` by trunk).
 const BOOTSTRAP_URL: &str = "engine-bootstrap.js";
@@ -380,25 +381,14 @@ impl EngineClient {
         }
     }
 
-    /// The spare reports that it is ready (then warms up), answers its warm-up runs, or dies.
+    /// The spare only ever reports that it is ready, or that it died.
     fn on_spare_message(&self, worker: u64, message: FromWorker) {
         let mut inner = self.0.borrow_mut();
         let Some(spare) = inner.spare.as_mut().filter(|slot| slot.id == worker) else {
             return;
         };
         match message {
-            FromWorker::Ready { gpu } => {
-                let backend = if gpu.is_ok() { BackendChoice::Gpu } else { BackendChoice::Cpu };
-                spare.ready = Some(gpu);
-                for scenario in warm_up(backend) {
-                    // Warm-up ids are 0: no request waits for them.
-                    let message = ToWorker::Run { id: 0, scenario };
-                    if let Ok(bytes) = protocol::encode(&message) {
-                        let _ = spare.worker.post_message(&js_sys::Uint8Array::from(bytes.as_slice()));
-                    }
-                }
-            }
-            FromWorker::Finished { .. } | FromWorker::CaseFinished { .. } => {}
+            FromWorker::Ready { gpu } => spare.ready = Some(gpu),
             // Dropping it terminates it; the next promotion starts a fresh one.
             _ => inner.spare = None,
         }
@@ -515,26 +505,6 @@ impl EngineClient {
         }
         status.set(EngineStatus::Failed(reason));
     }
-}
-
-/// Runs that compile every kernel a scenario can need — each op's forward, backward and builtin
-/// reference — on a spare worker before it takes over. Each op is declared with `Autodiff`, the
-/// combination the engine's tests show runs in every context.
-fn warm_up(backend: BackendChoice) -> Vec<Scenario> {
-    let mut scenarios = Vec::new();
-    for op in OpKind::ALL {
-        for grad_context in [false, true] {
-            let mut form = Form::default();
-            form.op = op;
-            form.declaration = Declaration::WITH_AUTODIFF;
-            form.grad_context = grad_context;
-            form.require_grad = grad_context && !op.takes_int_input();
-            form.fix = Fix::None;
-            form.backend = backend;
-            scenarios.extend(form.scenario().ok());
-        }
-    }
-    scenarios
 }
 
 /// Fetches and compiles the engine's wasm once.
