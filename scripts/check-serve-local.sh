@@ -7,9 +7,12 @@ cd "$ROOT"
 port=18080
 dist="$(mktemp -d)"
 log="$(mktemp)"
-trunk serve --release --port "$port" --dist "$dist" --no-autoreload >"$log" 2>&1 &
+# In a process group of its own, so the cleanup also stops the cargo build trunk started (an
+# orphaned build would hold cargo's lock against the next step). `|| true`: under `set -e` the
+# killed server's status 143 would otherwise become this script's.
+setsid trunk serve --release --port "$port" --dist "$dist" --no-autoreload >"$log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$dist" "$log"' EXIT
+trap 'kill -- -$server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$dist" "$log"' EXIT
 
 for _ in $(seq 1 600); do
   sockets="$(ss -H -ltn "sport = :$port" 2>/dev/null | awk '{print $4}')"
