@@ -208,7 +208,12 @@ async function main() {
       const page = await newPage(browser);
       const playground = new Playground(page);
       await playground.open();
-      const adapter = await playground.engineStatus.innerText();
+      // The opening scenario panics, so the status line may be announcing the worker's
+      // replacement; read it once, atomically, when it names the adapter again.
+      const adapter = await (await page.waitForFunction(() => {
+        const text = document.querySelector('[data-testid="engine-status"]')?.innerText ?? '';
+        return /^Engine ready|not available/.test(text) && text;
+      }, null, { timeout: 90_000 })).jsonValue();
       await page.close();
       return { browser: `Chromium ${browser.version()}`, adapter };
     })();
