@@ -23,7 +23,34 @@ const SIZES = [1024, 65536, 1048576];
 /** A page in a fresh browser context that resolves the playground's relative URLs. */
 async function newPage(browser) {
   const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(installTimer);
   return context.newPage();
+}
+
+/**
+ * Installed in every page: `__benchClick(selector)` clicks the element and times it to the next
+ * outcome, both in the DOM (the outcome section's `data-runs` counter moves) and painted (two
+ * animation frames later, so it includes the wait for the display's next frames).
+ */
+function installTimer() {
+  window.__benchClick = async (selector) => {
+    const section = document.querySelector('section[aria-labelledby="outcome-heading"]');
+    const before = Number(section.dataset.runs);
+    const started = performance.now();
+    document.querySelector(selector).click();
+    await new Promise((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (Number(section.dataset.runs) > before) {
+          observer.disconnect();
+          resolve();
+        }
+      });
+      observer.observe(section, { attributes: true, attributeFilter: ['data-runs'] });
+    });
+    const dom = performance.now() - started;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return { dom, painted: performance.now() - started };
+  };
 }
 
 const stats = (samples) => {
@@ -33,36 +60,17 @@ const stats = (samples) => {
 };
 const round = (value) => Math.round(value * 100) / 100;
 
-/**
- * Clicks the Run button `runs` times. Each sample runs from the click to the result in the DOM
- * (`dom`) and to the result painted (`painted`: two animation frames later, so it includes the
- * wait for the display's next frames).
- */
+/** Clicks the Run button `runs` times, each timed by `__benchClick`. */
 async function clickToPaint(page, runs) {
   return page.evaluate(async (runs) => {
-    const section = document.querySelector('section[aria-labelledby="outcome-heading"]');
-    const button = document.querySelector('.run-button');
-    const samples = [];
+    const painted = [];
     const dom = [];
     for (let i = 0; i < runs; i++) {
-      const before = Number(section.dataset.runs);
-      const started = performance.now();
-      button.click();
-      await new Promise((resolve) => {
-        const observer = new MutationObserver(() => {
-          if (Number(section.dataset.runs) > before) {
-            observer.disconnect();
-            resolve();
-          }
-        });
-        observer.observe(section, { attributes: true, attributeFilter: ['data-runs'] });
-      });
-      dom.push(performance.now() - started);
-      // Painted: after the next frame has been produced.
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      samples.push(performance.now() - started);
+      const sample = await window.__benchClick('.run-button');
+      dom.push(sample.dom);
+      painted.push(sample.painted);
     }
-    return { painted: samples, dom };
+    return { painted, dom };
   }, runs);
 }
 
@@ -133,23 +141,7 @@ async function recovery(browser) {
     await playground.settled();
     if ((await playground.outcomeKind()) !== 'panicked') throw new Error('expected a panic');
     samples.push(
-      await page.evaluate(async () => {
-        const section = document.querySelector('section[aria-labelledby="outcome-heading"]');
-        const before = Number(section.dataset.runs);
-        const started = performance.now();
-        document.querySelector('#declares-autodiff').click();
-        await new Promise((resolve) => {
-          const observer = new MutationObserver(() => {
-            if (Number(section.dataset.runs) > before) {
-              observer.disconnect();
-              resolve();
-            }
-          });
-          observer.observe(section, { attributes: true, attributeFilter: ['data-runs'] });
-        });
-        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        return performance.now() - started;
-      }),
+      (await page.evaluate(() => window.__benchClick('#declares-autodiff'))).painted,
     );
     if ((await playground.outcomeKind()) !== 'completed') throw new Error('expected a result');
   }
