@@ -99,7 +99,9 @@ fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -
                 <dt>"Backend"</dt>
                 <dd data-testid="device">{format!("{backend} · {}", completed.device)}</dd>
                 <dt>"Time"</dt>
-                <dd>{format!("{:.1} ms in the engine, {:.1} ms round trip", completed.elapsed_ms, round_trip_ms)}</dd>
+                <dd data-testid="timing" data-engine-ms=format!("{:.2}", completed.elapsed_ms)>
+                    {format!("{:.1} ms in the engine, {:.1} ms round trip", completed.elapsed_ms, round_trip_ms)}
+                </dd>
             </dl>
             {no_gradient.map(|reason| view! { <p class="note" data-testid="no-gradient">{reason}</p> })}
             <h3>"Implementations that ran"</h3>
