@@ -11,7 +11,7 @@
 use std::fmt;
 
 use crate::input::{ArgsError, parse_args};
-use crate::scenario::{BackendChoice, Declaration, Fix, OpKind, Scenario};
+use crate::scenario::{BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario};
 
 /// The text of one op's two fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,16 +89,25 @@ impl Form {
 
     /// The scenario to run, or the message for each field that does not parse.
     pub fn scenario(&self) -> Result<Scenario, Vec<ArgsError>> {
+        Ok(self.scenario_with(self.parse_texts()?))
+    }
+
+    /// The selected op's field texts, parsed.
+    pub fn parse_texts(&self) -> Result<OpArgs, Vec<ArgsError>> {
         let texts = self.texts();
-        let args = parse_args(self.op, &texts.tensor, &texts.param)?;
-        Ok(Scenario {
+        parse_args(self.op, &texts.tensor, &texts.param)
+    }
+
+    /// The scenario for arguments already parsed from [`Form::parse_texts`].
+    pub fn scenario_with(&self, args: OpArgs) -> Scenario {
+        Scenario {
             args,
             declaration: self.declaration,
             grad_context: self.grad_context,
             require_grad: self.require_grad,
             fix: self.fix,
             backend: self.backend,
-        })
+        }
     }
 
     /// The form as a URL query string (without the leading `?`).

@@ -80,6 +80,11 @@ export class Playground {
     await this.settled();
   }
 
+  /** How many outcomes the page has shown so far. */
+  async runsShown() {
+    return Number(await this.outcomePanel.getAttribute('data-runs'));
+  }
+
   /** The outcome card's kind: completed, panicked or failed. */
   async outcomeKind() {
     return this.outcomePanel.locator('[data-outcome]').getAttribute('data-outcome');

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use crate::form::Form;
 use crate::input::{ArgsError, Field};
+use crate::ui::parse_cache::ParseCache;
 use crate::scenario::{BackendChoice, Fix, OpKind};
 
 /// What kind of edit happened.
@@ -50,6 +51,7 @@ fn field_error(errors: &[ArgsError], field: Field) -> Option<String> {
 #[component]
 pub fn Controls(
     form: RwSignal<Form>,
+    parse_cache: ParseCache,
     text_revision: RwSignal<u64>,
     /// Whether the GPU backend can run (`None` while the engine starts).
     gpu_available: Signal<Option<bool>>,
@@ -60,7 +62,7 @@ pub fn Controls(
         form.update(|form| apply(form));
         on_change.run(change);
     };
-    let errors = Memo::new(move |_| form.with(|form| form.scenario().err().unwrap_or_default()));
+    let errors = Memo::new(move |_| form.with(|form| parse_cache.scenario(form).err().unwrap_or_default()));
     let is_int = move || form.with(|form| form.op.takes_int_input());
 
     let op_options = OpKind::ALL
@@ -134,6 +136,9 @@ pub fn Controls(
     let param_error = move || field_error(&errors.get(), Field::Param);
 
     view! {
+        // The Run button does not submit the form: Chromium's form submission reads every field
+        // first, half a second with a million values in the tensor field. Enter in the
+        // parameter field runs directly for the same reason.
         <form class="controls" on:submit=move |event| {
             event.prevent_default();
             on_run.run(());
@@ -260,12 +265,18 @@ pub fn Controls(
                         let text = event_target_value(&event);
                         edit(Change::Typing, Box::new(move |form| form.texts_mut().param = text));
                     }
+                    on:keydown=move |event: web_sys::KeyboardEvent| {
+                        if event.key() == "Enter" && !event.ctrl_key() && !event.meta_key() {
+                            event.prevent_default();
+                            on_run.run(());
+                        }
+                    }
                 />
                 <p class="field-error" id="param-error" role="alert">{param_error}</p>
             </fieldset>
 
             <div class="run-row">
-                <button type="submit" class="run-button">"Run"</button>
+                <button type="button" class="run-button" on:click=move |_| on_run.run(())>"Run"</button>
                 <span class="note"><kbd>"Ctrl"</kbd> "/" <kbd>"⌘"</kbd> " + " <kbd>"Enter"</kbd> " runs from anywhere; every change re-runs."</span>
             </div>
         </form>

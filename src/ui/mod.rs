@@ -2,6 +2,7 @@
 //! worker through [`EngineClient`].
 //!
 //! - [`controls`]: the scenario's controls.
+//! - [`parse_cache`]: the text fields parsed once per edit, not once per run.
 //! - [`outcome_view`]: the last run's result or panic, with its explanation and fixes.
 //! - [`routing_view`]: the generated routing, with the arm the last run took highlighted.
 //! - [`gallery_view`]: the related-errors gallery.
@@ -13,6 +14,7 @@ pub mod controls;
 pub mod engine_client;
 pub mod gallery_view;
 pub mod outcome_view;
+pub mod parse_cache;
 pub mod routing_view;
 pub mod theme;
 pub mod url;
@@ -26,6 +28,7 @@ use crate::form::{Form, UrlNotice};
 use crate::outcome::Outcome;
 use crate::route_view::{Highlight, Observed, locate};
 use controls::{Change, Controls};
+use parse_cache::ParseCache;
 use engine_client::{EngineClient, EngineStatus, RunReply};
 use gallery_view::GalleryView;
 use outcome_view::{LastRun, OutcomeView};
@@ -53,6 +56,7 @@ fn now_ms() -> f64 {
 pub fn App() -> impl IntoView {
     let (initial, notices) = url::read();
     let form = RwSignal::new(initial);
+    let parse_cache = ParseCache::new();
     let url_notices = RwSignal::new(notices);
     let text_revision = RwSignal::new(0u64);
     let (status, set_status) = signal(EngineStatus::Loading);
@@ -74,7 +78,7 @@ pub fn App() -> impl IntoView {
     let schedule_run = move |delay_ms: u32| {
         let generation = latest.get_value() + 1;
         latest.set_value(generation);
-        let Ok(scenario) = form.get_untracked().scenario() else {
+        let Ok(scenario) = form.with_untracked(|form| parse_cache.scenario(form)) else {
             // The fields show what is wrong; nothing to run.
             pending.set(false);
             return;
@@ -201,7 +205,7 @@ pub fn App() -> impl IntoView {
         <main class="layout">
             <section class="panel" aria-labelledby="scenario-heading">
                 <h2 id="scenario-heading">"Scenario"</h2>
-                <Controls form text_revision gpu_available on_change on_run/>
+                <Controls form parse_cache text_revision gpu_available on_change on_run/>
             </section>
             <section
                 class="panel"
