@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test, installing whatever is missing first:
+#   0. the Rust sources formatted as rustfmt formats them;
 #   1. native tests on real burn: the parser, the form, and the whole routing matrix on wgpu
 #      (Mesa's lavapipe Vulkan driver stands in for a GPU) and on the Flex CPU backend;
 #   2. the engine built for wasm32 in release mode;
@@ -13,6 +14,9 @@ cd "$ROOT"
 ensure_packages mesa-vulkan-drivers chromium iproute2
 ensure_wasm_target
 ensure_node_tools
+
+step "formatting (cargo fmt --check)"
+cargo fmt --check
 
 step "native tests (parser, form, matrix on wgpu + flex)"
 # lavapipe warns about XDG_RUNTIME_DIR when it is unset; give it one.

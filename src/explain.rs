@@ -134,7 +134,13 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
         label: "Declare Autodiff",
         description: "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, and gradients flow.",
         before: declaration_snippet(op, declaration),
-        after: declaration_snippet(op, Declaration { autodiff: true, ..declaration }),
+        after: declaration_snippet(
+            op,
+            Declaration {
+                autodiff: true,
+                ..declaration
+            },
+        ),
         action: FixAction::DeclareAutodiff,
     };
     let detach = FixOffer {
@@ -160,7 +166,13 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
                 label: "Declare Flex",
                 description: "List the Flex selector so the routing has an arm for the CPU backend.",
                 before: declaration_snippet(op, declaration),
-                after: declaration_snippet(op, Declaration { flex: true, ..declaration }),
+                after: declaration_snippet(
+                    op,
+                    Declaration {
+                        flex: true,
+                        ..declaration
+                    },
+                ),
                 action: FixAction::DeclareFlex,
             },
             FixOffer {
@@ -177,7 +189,8 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
                 label: "Turn on the grad context",
                 description: "Create the input on an autodiff device, as a training loop does.",
                 before: "let x = Tensor::from_data(data, &device).require_grad();".to_owned(),
-                after: "let x = Tensor::from_data(data, &device.autodiff()).require_grad();".to_owned(),
+                after: "let x = Tensor::from_data(data, &device.autodiff()).require_grad();"
+                    .to_owned(),
                 action: FixAction::EnableGradContext,
             },
             FixOffer {

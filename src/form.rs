@@ -73,7 +73,10 @@ impl Default for Form {
 }
 
 fn op_index(op: OpKind) -> usize {
-    OpKind::ALL.iter().position(|&candidate| candidate == op).unwrap_or(0)
+    OpKind::ALL
+        .iter()
+        .position(|&candidate| candidate == op)
+        .unwrap_or(0)
 }
 
 impl Form {
@@ -314,9 +317,17 @@ impl fmt::Display for UrlNotice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let key = &self.key;
         match self.problem {
-            UrlProblem::UnknownKey => write!(f, "Ignored “{key}” in the link: not a playground setting."),
-            UrlProblem::BadValue => write!(f, "Ignored “{key}” in the link: its value is not one the playground takes."),
-            UrlProblem::Repeated => write!(f, "“{key}” appears more than once in the link; the last one was used."),
+            UrlProblem::UnknownKey => {
+                write!(f, "Ignored “{key}” in the link: not a playground setting.")
+            }
+            UrlProblem::BadValue => write!(
+                f,
+                "Ignored “{key}” in the link: its value is not one the playground takes."
+            ),
+            UrlProblem::Repeated => write!(
+                f,
+                "“{key}” appears more than once in the link; the last one was used."
+            ),
             UrlProblem::TooLong => write!(f, "Ignored {key}: it is too long to load from a link."),
         }
     }

@@ -87,7 +87,9 @@ fn highlight_line(line: &str) -> Vec<Token> {
                 push(TokenKind::Lifetime, chars[start..i].iter().collect());
             }
         } else if c.is_ascii_digit() {
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.') {
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+            {
                 // `0..n`: stop before a range operator.
                 if chars[i] == '.' && chars.get(i + 1) == Some(&'.') {
                     break;
@@ -110,7 +112,11 @@ fn highlight_line(line: &str) -> Vec<Token> {
             } else {
                 TokenKind::Ident
             };
-            let text = if kind == TokenKind::Macro { format!("{word}!") } else { word };
+            let text = if kind == TokenKind::Macro {
+                format!("{word}!")
+            } else {
+                word
+            };
             push(kind, text);
         } else {
             i += 1;
@@ -125,7 +131,10 @@ mod tests {
     use super::{TokenKind::*, *};
 
     fn kinds(line: &str) -> Vec<(TokenKind, String)> {
-        highlight_line(line).into_iter().map(|token| (token.kind, token.text)).collect()
+        highlight_line(line)
+            .into_iter()
+            .map(|token| (token.kind, token.text))
+            .collect()
     }
 
     #[test]

@@ -42,7 +42,11 @@ pub enum InputError {
     /// More than [`MAX_ELEMENTS`] values.
     TooManyElements { max: usize },
     /// Rows of different lengths (1-based row numbers).
-    RaggedRows { row: usize, expected: usize, found: usize },
+    RaggedRows {
+        row: usize,
+        expected: usize,
+        found: usize,
+    },
     /// A scalar field holding more than one number.
     NotOneNumber { found: usize },
 }
@@ -57,7 +61,11 @@ impl fmt::Display for InputError {
                 bytes
             ),
             InputError::NotANumber { position, token } => {
-                write!(f, "Value {position} (`{}`) is not a number.", shorten(token))
+                write!(
+                    f,
+                    "Value {position} (`{}`) is not a number.",
+                    shorten(token)
+                )
             }
             InputError::NotFinite { position, token } => write!(
                 f,
@@ -188,8 +196,7 @@ fn parse_int(token: &str, position: usize) -> Result<i32, InputError> {
         Err(_) => {
             // Tell "2.5" (a number, but not whole) apart from "abc".
             let float = parse_float(token, position)?;
-            let error = if float.fract() == 0.0 && (float as f64).abs() > MAX_INT_MAGNITUDE as f64
-            {
+            let error = if float.fract() == 0.0 && (float as f64).abs() > MAX_INT_MAGNITUDE as f64 {
                 InputError::IntOutOfRange {
                     position,
                     token: token.to_owned(),

@@ -34,8 +34,8 @@
 //! Features: `engine` (default: [`ops`], [`engine`]), `worker`, `ui`. The
 //! page's binary builds without `engine`, so UI edits never rebuild burn.
 
-pub mod explain;
 pub mod expanded;
+pub mod explain;
 pub mod form;
 pub mod gallery;
 pub mod highlight;

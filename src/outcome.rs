@@ -75,7 +75,10 @@ impl Completed {
     pub fn truncate_values(&mut self, limit: usize) {
         self.output.truncate(limit);
         self.reference.truncate(limit);
-        for view in [&mut self.gradient, &mut self.reference_gradient].into_iter().flatten() {
+        for view in [&mut self.gradient, &mut self.reference_gradient]
+            .into_iter()
+            .flatten()
+        {
             view.truncate(limit);
         }
     }

@@ -10,8 +10,16 @@ pub const SHOWN_VALUES: usize = 64;
 /// value read back. Tensors of more than [`SHOWN_VALUES`] `elements` are cut short.
 pub fn values_text(values: &Values, elements: usize) -> String {
     let mut parts: Vec<String> = match values {
-        Values::Float(values) => values.iter().take(SHOWN_VALUES).map(|v| v.to_string()).collect(),
-        Values::Int(values) => values.iter().take(SHOWN_VALUES).map(|v| v.to_string()).collect(),
+        Values::Float(values) => values
+            .iter()
+            .take(SHOWN_VALUES)
+            .map(|v| v.to_string())
+            .collect(),
+        Values::Int(values) => values
+            .iter()
+            .take(SHOWN_VALUES)
+            .map(|v| v.to_string())
+            .collect(),
     };
     let shown = parts.len();
     if elements > shown {
@@ -49,10 +57,15 @@ pub fn max_abs_difference(a: &Values, b: &Values) -> Option<f64> {
 /// the crate (`burn-tensor-0.22.1/src/…`), project paths stay as they are (`src/ops/scale.rs`).
 pub fn short_path(file: &str) -> &str {
     let segments: Vec<&str> = file.split('/').collect();
-    let crate_dir = segments.iter().rposition(|segment| is_versioned_crate_dir(segment));
+    let crate_dir = segments
+        .iter()
+        .rposition(|segment| is_versioned_crate_dir(segment));
     match crate_dir {
         Some(index) => {
-            let offset: usize = segments[..index].iter().map(|segment| segment.len() + 1).sum();
+            let offset: usize = segments[..index]
+                .iter()
+                .map(|segment| segment.len() + 1)
+                .sum();
             &file[offset..]
         }
         None => file,
@@ -64,7 +77,9 @@ fn is_versioned_crate_dir(segment: &str) -> bool {
     segment.rsplit_once('-').is_some_and(|(name, version)| {
         !name.is_empty()
             && version.split('.').count() == 3
-            && version.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
+            && version
+                .split('.')
+                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
     })
 }
 

@@ -49,7 +49,10 @@ pub enum FromWorker {
     /// A gallery snippet finished without trapping the worker.
     CaseFinished { id: u64, outcome: CaseOutcome },
     /// A run panicked. Sent by the panic hook; the worker is dead after this message.
-    Panicked { id: Option<u64>, report: PanicReport },
+    Panicked {
+        id: Option<u64>,
+        report: PanicReport,
+    },
     /// The worker's wasm could not be instantiated (sent by the JavaScript bootstrap).
     BootFailed(String),
     /// The GPU device was lost (driver reset, device destroyed): the worker must be replaced to

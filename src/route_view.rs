@@ -63,7 +63,9 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
         Observed::Ran(Route::Builtin) => None,
         Observed::BackendNotSupported => {
             let message = find_in(0, last, &message_line(RoutingPanic::Fallback)?)?;
-            let start = (0..message).rev().find(|&index| lines[index].trim() == "_ => {")?;
+            let start = (0..message)
+                .rev()
+                .find(|&index| lines[index].trim() == "_ => {")?;
             Some(Highlight {
                 arm: (start, block_end(&lines, start)?),
                 focus: vec![message],
@@ -73,18 +75,28 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
             let (start, end) = backend_arm(&lines, backend)?;
             match observed {
                 Observed::AutodiffNotSupported => {
-                    let check = find_in(start, end, "DispatchAutodiffContext::Disabled = __ad_ctx else")?;
-                    let message = find_in(check, end, &message_line(RoutingPanic::ContextRefused)?)?;
+                    let check = find_in(
+                        start,
+                        end,
+                        "DispatchAutodiffContext::Disabled = __ad_ctx else",
+                    )?;
+                    let message =
+                        find_in(check, end, &message_line(RoutingPanic::ContextRefused)?)?;
                     Some(Highlight {
                         arm: (start, end),
                         focus: vec![check, message],
                     })
                 }
                 Observed::Ran(Route::AutodiffImpl) => {
-                    let arm = find_in(start, end, "(true, burn::backend::DispatchAutodiffContext::Enabled(__strategy)) =>")?;
+                    let arm = find_in(
+                        start,
+                        end,
+                        "(true, burn::backend::DispatchAutodiffContext::Enabled(__strategy)) =>",
+                    )?;
                     let arm_end = block_end(&lines, arm)?;
                     // Autodiff's default checkpointing strategy is `NoCheckpointing`.
-                    let strategy = find_in(arm, arm_end, "GradientCheckpointingStrategy::Disabled =>")?;
+                    let strategy =
+                        find_in(arm, arm_end, "GradientCheckpointingStrategy::Disabled =>")?;
                     let call = find_in(strategy, arm_end, "let __output = <_B as ")?;
                     Some(Highlight {
                         arm: (arm, arm_end),
@@ -101,9 +113,11 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
                     let call = find_in(arm, arm_end, "let __output = <_B as ")?;
                     let mut focus = vec![call];
                     let context = match route {
-                        Route::ConcreteInAutodiffContext => {
-                            find_in(call, arm_end, "DispatchAutodiffContext::Enabled(__strategy) =>")
-                        }
+                        Route::ConcreteInAutodiffContext => find_in(
+                            call,
+                            arm_end,
+                            "DispatchAutodiffContext::Enabled(__strategy) =>",
+                        ),
                         _ => find_in(call, arm_end, "DispatchAutodiffContext::Disabled =>"),
                     };
                     focus.extend(context);

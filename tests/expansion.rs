@@ -35,11 +35,21 @@ fn expand_crate() -> String {
         .current_dir(manifest_dir())
         .env("CARGO_TARGET_DIR", &target)
         .env("RUSTC_BOOTSTRAP", "1")
-        .args(["rustc", "--quiet", "--profile=check", "--lib", "--", "-Zunpretty=expanded"])
+        .args([
+            "rustc",
+            "--quiet",
+            "--profile=check",
+            "--lib",
+            "--",
+            "-Zunpretty=expanded",
+        ])
         .stderr(Stdio::inherit())
         .output()
         .expect("running cargo rustc");
-    assert!(output.status.success(), "cargo rustc -Zunpretty=expanded failed");
+    assert!(
+        output.status.success(),
+        "cargo rustc -Zunpretty=expanded failed"
+    );
     String::from_utf8(output.stdout).expect("expanded source is UTF-8")
 }
 
@@ -98,9 +108,12 @@ fn shipped_expansions_match_the_macro() {
         let op_module = module(&source, expansion.op.name());
         let variant_module = module(op_module, expansion.declaration.module());
         let impl_header = format!("impl {} for burn::backend::Dispatch", expansion.trait_name);
-        let start = variant_module
-            .find(&impl_header)
-            .unwrap_or_else(|| panic!("`{impl_header}` not found in {}", expansion.declaration.module()));
+        let start = variant_module.find(&impl_header).unwrap_or_else(|| {
+            panic!(
+                "`{impl_header}` not found in {}",
+                expansion.declaration.module()
+            )
+        });
         let generated = format!(
             "{}{}",
             expanded::HEADER,

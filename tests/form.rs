@@ -42,7 +42,10 @@ fn query_lists_every_setting() {
 fn query_round_trips() {
     let mut form = Form::default();
     form.op = OpKind::LeakyRelu;
-    form.declaration = Declaration { autodiff: true, flex: false };
+    form.declaration = Declaration {
+        autodiff: true,
+        flex: false,
+    };
     form.grad_context = false;
     form.require_grad = true;
     form.fix = Fix::Detach;
@@ -55,7 +58,13 @@ fn query_round_trips() {
     assert_eq!(read.texts().tensor, "1 & 2; <3>\n=4%");
     assert_eq!(read.op, OpKind::LeakyRelu);
     assert_eq!(read.fix, Fix::Detach);
-    assert_eq!(read.declaration, Declaration { autodiff: true, flex: false });
+    assert_eq!(
+        read.declaration,
+        Declaration {
+            autodiff: true,
+            flex: false
+        }
+    );
 }
 
 #[test]
@@ -86,8 +95,10 @@ fn hostile_links_are_ignored_with_a_notice() {
     assert!(form.grad_context);
     assert_eq!(form.fix, Fix::Builtin);
     assert_eq!(form.declaration, Declaration::WITHOUT_AUTODIFF);
-    let problems: Vec<(&str, UrlProblem)> =
-        notices.iter().map(|notice| (notice.key.as_str(), notice.problem)).collect();
+    let problems: Vec<(&str, UrlProblem)> = notices
+        .iter()
+        .map(|notice| (notice.key.as_str(), notice.problem))
+        .collect();
     assert_eq!(
         problems,
         vec![
@@ -135,28 +146,44 @@ proptest! {
 
 #[test]
 fn values_are_shown_exactly_and_cut_when_long() {
-    assert_eq!(values_text(&Values::Float(vec![2.5, -5.0, 8.75, 0.1]), 4), "2.5, -5, 8.75, 0.1");
+    assert_eq!(
+        values_text(&Values::Float(vec![2.5, -5.0, 8.75, 0.1]), 4),
+        "2.5, -5, 8.75, 0.1"
+    );
     assert_eq!(values_text(&Values::Int(vec![1000, 1007]), 2), "1000, 1007");
     let long = Values::Int((0..70).collect());
     assert!(values_text(&long, 70).ends_with("63, … (6 more)"));
     // Values cut short before sending: the element count still tells what is missing.
-    assert!(values_text(&Values::Int((0..64).collect()), 1_000_000).ends_with("63, … (999936 more)"));
+    assert!(
+        values_text(&Values::Int((0..64).collect()), 1_000_000).ends_with("63, … (999936 more)")
+    );
 }
 
 #[test]
 fn differences_compare_like_with_like() {
     assert_eq!(
-        max_abs_difference(&Values::Float(vec![1.0, 2.0]), &Values::Float(vec![1.5, 2.0])),
+        max_abs_difference(
+            &Values::Float(vec![1.0, 2.0]),
+            &Values::Float(vec![1.5, 2.0])
+        ),
         Some(0.5)
     );
-    assert_eq!(max_abs_difference(&Values::Float(vec![1.0]), &Values::Int(vec![1])), None);
-    assert_eq!(max_abs_difference(&Values::Int(vec![1]), &Values::Int(vec![1, 2])), None);
+    assert_eq!(
+        max_abs_difference(&Values::Float(vec![1.0]), &Values::Int(vec![1])),
+        None
+    );
+    assert_eq!(
+        max_abs_difference(&Values::Int(vec![1]), &Values::Int(vec![1, 2])),
+        None
+    );
 }
 
 #[test]
 fn registry_paths_start_at_the_crate() {
     assert_eq!(
-        short_path("/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/burn-tensor-0.22.1/src/tensor/api/float.rs"),
+        short_path(
+            "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/burn-tensor-0.22.1/src/tensor/api/float.rs"
+        ),
         "burn-tensor-0.22.1/src/tensor/api/float.rs"
     );
     assert_eq!(short_path("src/ops/scale.rs"), "src/ops/scale.rs");
@@ -178,7 +205,10 @@ fn impl_lines_name_type_op_and_pass() {
 #[test]
 fn routing_messages_are_read_from_the_generated_code() {
     use burn_extension_playground::expanded::{RoutingPanic, panic_prefix};
-    assert_eq!(panic_prefix(RoutingPanic::Fallback), Some("Backend not supported for custom op "));
+    assert_eq!(
+        panic_prefix(RoutingPanic::Fallback),
+        Some("Backend not supported for custom op ")
+    );
     assert_eq!(
         panic_prefix(RoutingPanic::ContextRefused),
         Some("Autodiff not supported for custom op ")

@@ -97,5 +97,8 @@ fn unreachable_cards_say_so() {
         .filter(|card| matches!(card.scenario, CardScenario::Unreachable(_)))
         .map(|card| card.id)
         .collect();
-    assert_eq!(unreachable, ["operation-not-marked", "autodiff-context-invariant"]);
+    assert_eq!(
+        unreachable,
+        ["operation-not-marked", "autodiff-context-invariant"]
+    );
 }

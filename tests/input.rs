@@ -17,9 +17,18 @@ fn float(shape: &[usize], values: &[f32]) -> FloatInput {
 
 #[test]
 fn one_row_is_a_vector() {
-    assert_eq!(parse_float_tensor("1, 2, 3.5"), Ok(float(&[3], &[1.0, 2.0, 3.5])));
-    assert_eq!(parse_float_tensor("  1 2\t3.5  "), Ok(float(&[3], &[1.0, 2.0, 3.5])));
-    assert_eq!(parse_float_tensor("-0, +4, .5, 6., 1e3"), Ok(float(&[5], &[-0.0, 4.0, 0.5, 6.0, 1000.0])));
+    assert_eq!(
+        parse_float_tensor("1, 2, 3.5"),
+        Ok(float(&[3], &[1.0, 2.0, 3.5]))
+    );
+    assert_eq!(
+        parse_float_tensor("  1 2\t3.5  "),
+        Ok(float(&[3], &[1.0, 2.0, 3.5]))
+    );
+    assert_eq!(
+        parse_float_tensor("-0, +4, .5, 6., 1e3"),
+        Ok(float(&[5], &[-0.0, 4.0, 0.5, 6.0, 1000.0]))
+    );
 }
 
 #[test]
@@ -30,17 +39,36 @@ fn negative_zero_keeps_its_sign() {
 
 #[test]
 fn rows_make_a_matrix() {
-    assert_eq!(parse_float_tensor("1, 2; 3, 4"), Ok(float(&[2, 2], &[1.0, 2.0, 3.0, 4.0])));
-    assert_eq!(parse_float_tensor("1 2 3\n4 5 6\n"), Ok(float(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])));
+    assert_eq!(
+        parse_float_tensor("1, 2; 3, 4"),
+        Ok(float(&[2, 2], &[1.0, 2.0, 3.0, 4.0]))
+    );
+    assert_eq!(
+        parse_float_tensor("1 2 3\n4 5 6\n"),
+        Ok(float(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]))
+    );
     // Blank rows and trailing separators are not rows.
-    assert_eq!(parse_float_tensor("1, 2;; 3, 4;"), Ok(float(&[2, 2], &[1.0, 2.0, 3.0, 4.0])));
+    assert_eq!(
+        parse_float_tensor("1, 2;; 3, 4;"),
+        Ok(float(&[2, 2], &[1.0, 2.0, 3.0, 4.0]))
+    );
 }
 
 #[test]
 fn ragged_rows_name_the_row() {
     let error = parse_float_tensor("1, 2; 3, 4, 5").unwrap_err();
-    assert_eq!(error, InputError::RaggedRows { row: 2, expected: 2, found: 3 });
-    assert_eq!(error.to_string(), "Row 2 has 3 values, but row 1 has 2: every row needs the same length.");
+    assert_eq!(
+        error,
+        InputError::RaggedRows {
+            row: 2,
+            expected: 2,
+            found: 3
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "Row 2 has 3 values, but row 1 has 2: every row needs the same length."
+    );
     assert_eq!(
         parse_float_tensor("1, 2; 3").unwrap_err().to_string(),
         "Row 2 has 1 value, but row 1 has 2: every row needs the same length."
@@ -60,7 +88,10 @@ fn non_numbers_are_named_with_their_position() {
     let error = parse_float_tensor("1, two, 3").unwrap_err();
     assert_eq!(error.to_string(), "Value 2 (`two`) is not a number.");
     // Unicode digits are not ASCII numbers.
-    assert_eq!(parse_float_tensor("１２").unwrap_err().to_string(), "Value 1 (`１２`) is not a number.");
+    assert_eq!(
+        parse_float_tensor("１２").unwrap_err().to_string(),
+        "Value 1 (`１２`) is not a number."
+    );
     assert_eq!(
         parse_float_tensor("1 <b>x</b>").unwrap_err().to_string(),
         "Value 2 (`<b>x</b>`) is not a number."
@@ -78,9 +109,17 @@ fn long_tokens_are_shortened_in_messages() {
 
 #[test]
 fn non_finite_values_are_refused() {
-    for (text, token) in [("NaN", "NaN"), ("1, inf", "inf"), ("-infinity", "-infinity"), ("1e309", "1e309")] {
+    for (text, token) in [
+        ("NaN", "NaN"),
+        ("1, inf", "inf"),
+        ("-infinity", "-infinity"),
+        ("1e309", "1e309"),
+    ] {
         let error = parse_float_tensor(text).unwrap_err();
-        assert!(matches!(&error, InputError::NotFinite { token: t, .. } if t == token), "{text}: {error:?}");
+        assert!(
+            matches!(&error, InputError::NotFinite { token: t, .. } if t == token),
+            "{text}: {error:?}"
+        );
     }
     assert_eq!(
         parse_float_tensor("1e309").unwrap_err().to_string(),
@@ -100,9 +139,15 @@ fn values_beyond_f32_are_refused() {
 #[test]
 fn element_count_is_limited() {
     let at_limit = vec!["1"; MAX_ELEMENTS].join(",");
-    assert_eq!(parse_float_tensor(&at_limit).unwrap().values.len(), MAX_ELEMENTS);
+    assert_eq!(
+        parse_float_tensor(&at_limit).unwrap().values.len(),
+        MAX_ELEMENTS
+    );
     let over = vec!["1"; MAX_ELEMENTS + 1].join(",");
-    assert_eq!(parse_float_tensor(&over), Err(InputError::TooManyElements { max: MAX_ELEMENTS }));
+    assert_eq!(
+        parse_float_tensor(&over),
+        Err(InputError::TooManyElements { max: MAX_ELEMENTS })
+    );
     assert_eq!(
         InputError::TooManyElements { max: MAX_ELEMENTS }.to_string(),
         "Too many values: the limit is 1048576."
@@ -112,14 +157,22 @@ fn element_count_is_limited() {
 #[test]
 fn text_length_is_limited_before_scanning() {
     let text = " ".repeat(MAX_TEXT_BYTES + 1);
-    assert_eq!(parse_float_tensor(&text), Err(InputError::TooLong { bytes: MAX_TEXT_BYTES + 1 }));
+    assert_eq!(
+        parse_float_tensor(&text),
+        Err(InputError::TooLong {
+            bytes: MAX_TEXT_BYTES + 1
+        })
+    );
 }
 
 #[test]
 fn ints_are_whole_and_bounded() {
     assert_eq!(
         parse_int_tensor("0, 7, -3; 1, 2, 3"),
-        Ok(IntInput { shape: vec![2, 3], values: vec![0, 7, -3, 1, 2, 3] })
+        Ok(IntInput {
+            shape: vec![2, 3],
+            values: vec![0, 7, -3, 1, 2, 3]
+        })
     );
     assert_eq!(
         parse_int_tensor("1, 2.5").unwrap_err().to_string(),
@@ -127,7 +180,10 @@ fn ints_are_whole_and_bounded() {
     );
     assert_eq!(
         parse_int_tensor("1e3").unwrap_err(),
-        InputError::NotAnInteger { position: 1, token: "1e3".into() }
+        InputError::NotAnInteger {
+            position: 1,
+            token: "1e3".into()
+        }
     );
     let max = MAX_INT_MAGNITUDE.to_string();
     assert_eq!(parse_int_tensor(&max).unwrap().values, vec![1_000_000_000]);
@@ -137,49 +193,92 @@ fn ints_are_whole_and_bounded() {
     );
     assert_eq!(
         parse_int_tensor("99999999999999999999999").unwrap_err(),
-        InputError::IntOutOfRange { position: 1, token: "99999999999999999999999".into() }
+        InputError::IntOutOfRange {
+            position: 1,
+            token: "99999999999999999999999".into()
+        }
     );
-    assert_eq!(parse_int_tensor("NaN").unwrap_err(), InputError::NotFinite { position: 1, token: "NaN".into() });
+    assert_eq!(
+        parse_int_tensor("NaN").unwrap_err(),
+        InputError::NotFinite {
+            position: 1,
+            token: "NaN".into()
+        }
+    );
 }
 
 #[test]
 fn scalars_take_exactly_one_number() {
     assert_eq!(parse_float_scalar(" 2.5 "), Ok(2.5));
     assert_eq!(parse_int_scalar("-12"), Ok(-12));
-    assert_eq!(parse_float_scalar("1, 2").unwrap_err().to_string(), "Enter exactly one number (found 2).");
+    assert_eq!(
+        parse_float_scalar("1, 2").unwrap_err().to_string(),
+        "Enter exactly one number (found 2)."
+    );
     assert_eq!(parse_float_scalar(""), Err(InputError::Empty));
-    assert_eq!(parse_int_scalar("0.5").unwrap_err(), InputError::NotAnInteger { position: 1, token: "0.5".into() });
+    assert_eq!(
+        parse_int_scalar("0.5").unwrap_err(),
+        InputError::NotAnInteger {
+            position: 1,
+            token: "0.5".into()
+        }
+    );
 }
 
 #[test]
 fn args_errors_are_reported_per_field() {
     assert_eq!(
         parse_args(OpKind::Scale, "1, 2", "3"),
-        Ok(OpArgs::Scale { x: float(&[2], &[1.0, 2.0]), factor: 3.0 })
+        Ok(OpArgs::Scale {
+            x: float(&[2], &[1.0, 2.0]),
+            factor: 3.0
+        })
     );
     assert_eq!(
         parse_args(OpKind::ShiftIds, "1, 2", "5"),
-        Ok(OpArgs::ShiftIds { ids: IntInput { shape: vec![2], values: vec![1, 2] }, offset: 5 })
+        Ok(OpArgs::ShiftIds {
+            ids: IntInput {
+                shape: vec![2],
+                values: vec![1, 2]
+            },
+            offset: 5
+        })
     );
     assert_eq!(
         parse_args(OpKind::LeakyRelu, "", "x"),
         Err(vec![
-            ArgsError { field: Field::Tensor, error: InputError::Empty },
-            ArgsError { field: Field::Param, error: InputError::NotANumber { position: 1, token: "x".into() } },
+            ArgsError {
+                field: Field::Tensor,
+                error: InputError::Empty
+            },
+            ArgsError {
+                field: Field::Param,
+                error: InputError::NotANumber {
+                    position: 1,
+                    token: "x".into()
+                }
+            },
         ])
     );
     assert_eq!(
         parse_args(OpKind::ShiftIds, "1.5", "2"),
         Err(vec![ArgsError {
             field: Field::Tensor,
-            error: InputError::NotAnInteger { position: 1, token: "1.5".into() }
+            error: InputError::NotAnInteger {
+                position: 1,
+                token: "1.5".into()
+            }
         }])
     );
 }
 
 /// Checks a parsed tensor is internally consistent.
 fn consistent(shape: &[usize], len: usize) -> bool {
-    !shape.is_empty() && shape.len() <= 2 && shape.iter().product::<usize>() == len && len > 0 && len <= MAX_ELEMENTS
+    !shape.is_empty()
+        && shape.len() <= 2
+        && shape.iter().product::<usize>() == len
+        && len > 0
+        && len <= MAX_ELEMENTS
 }
 
 proptest! {

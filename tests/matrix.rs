@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 
 use burn_extension_playground::engine::Engine;
 use burn_extension_playground::expanded;
-use burn_extension_playground::route_view::{Observed, locate};
 use burn_extension_playground::outcome::{Completed, ImplCall, Outcome, Phase, Route, Values};
+use burn_extension_playground::route_view::{Observed, locate};
 use burn_extension_playground::scenario::{
     BackendChoice, Declaration, Fix, FloatInput, IntInput, OpArgs, OpKind, Scenario,
 };
@@ -67,8 +67,16 @@ impl Cell {
             "{}::{}::{}::{}::fix_{}::{}",
             self.op.name(),
             format!("declared_{}", self.declaration.module()),
-            if self.grad_context { "grad_context" } else { "no_grad_context" },
-            if self.require_grad { "require_grad" } else { "no_require_grad" },
+            if self.grad_context {
+                "grad_context"
+            } else {
+                "no_grad_context"
+            },
+            if self.require_grad {
+                "require_grad"
+            } else {
+                "no_require_grad"
+            },
             format!("{:?}", self.fix).to_lowercase(),
             format!("{:?}", self.backend).to_lowercase(),
         )
@@ -122,9 +130,14 @@ fn scenario(cell: &Cell) -> Scenario {
 /// What burn 0.22.1 does in a cell.
 #[derive(Debug, PartialEq)]
 enum Expected {
-    Runs { route: Route, gradient: bool },
+    Runs {
+        route: Route,
+        gradient: bool,
+    },
     /// A panic raised by the generated routing, reported at the op's declaration.
-    RoutingPanics { message: String },
+    RoutingPanics {
+        message: String,
+    },
     /// `require_grad()` on a tensor outside an autodiff context, before any op runs.
     RequireGradPanics,
 }
@@ -259,7 +272,11 @@ fn check_highlight(cell: &Cell, observed: Observed) -> Result<(), Failed> {
         return ensure_eq("highlight for builtin ops", &highlight, &None);
     }
     let highlight = highlight.ok_or_else(|| format!("no arm located for {observed:?}"))?;
-    let focus: Vec<&str> = highlight.focus.iter().map(|&line| lines[line].trim()).collect();
+    let focus: Vec<&str> = highlight
+        .focus
+        .iter()
+        .map(|&line| lines[line].trim())
+        .collect();
     let arm = lines[highlight.arm.0..=highlight.arm.1].join("\n");
     let backend_type = match cell.backend {
         BackendChoice::Gpu => "burn::backend::Cube",
@@ -287,7 +304,10 @@ fn check_highlight(cell: &Cell, observed: Observed) -> Result<(), Failed> {
     if !focus.iter().any(|line| line.starts_with(&decisive)) {
         return Err(format!("highlighted lines {focus:?} do not include `{decisive}`").into());
     }
-    if !arm.replace(char::is_whitespace, "").contains(&arm_must_contain.replace(char::is_whitespace, "")) {
+    if !arm
+        .replace(char::is_whitespace, "")
+        .contains(&arm_must_contain.replace(char::is_whitespace, ""))
+    {
         return Err(format!("highlighted arm does not contain `{arm_must_contain}`").into());
     }
     Ok(())
@@ -322,8 +342,13 @@ fn check(cell: Cell) -> Result<(), Failed> {
             )?;
             ensure_eq("implementations before the panic", &report.impls, &vec![])?;
             let location = report.location.ok_or("the panic has no location")?;
-            if !location.file.ends_with("burn-tensor-0.22.1/src/tensor/api/float.rs") {
-                return Err(format!("panic location {location:?} is not burn-tensor's float API").into());
+            if !location
+                .file
+                .ends_with("burn-tensor-0.22.1/src/tensor/api/float.rs")
+            {
+                return Err(
+                    format!("panic location {location:?} is not burn-tensor's float API").into(),
+                );
             }
             Ok(())
         }
@@ -351,7 +376,11 @@ fn check(cell: Cell) -> Result<(), Failed> {
                 &location.file,
                 &format!("src/ops/{}.rs", cell.op.name()),
             )?;
-            ensure_eq("source at the panic location", &line.trim(), &stamp.as_str())?;
+            ensure_eq(
+                "source at the panic location",
+                &line.trim(),
+                &stamp.as_str(),
+            )?;
             Ok(())
         }
         (Expected::Runs { route, gradient }, Outcome::Completed(completed)) => {
@@ -374,10 +403,18 @@ fn check_completed(
     ensure_eq("output shape", &completed.output.shape, &shape)?;
     ensure_eq("output values", &completed.output.values, &values)?;
     ensure_eq("reference values", &completed.reference.values, &values)?;
-    ensure_eq("output difference", &completed.output_difference, &Some(0.0))?;
+    ensure_eq(
+        "output difference",
+        &completed.output_difference,
+        &Some(0.0),
+    )?;
     if !cell.op.takes_int_input() {
         ensure_eq("output dtype", &completed.output.dtype.as_str(), &"F32")?;
-        ensure_eq("reference dtype", &completed.reference.dtype.as_str(), &"F32")?;
+        ensure_eq(
+            "reference dtype",
+            &completed.reference.dtype.as_str(),
+            &"F32",
+        )?;
     }
     ensure_eq(
         "implementations that ran",
@@ -388,8 +425,10 @@ fn check_completed(
     ensure_eq(
         "output autodiff context",
         &completed.output_autodiff,
-        &(matches!(route, Route::AutodiffImpl | Route::ConcreteInAutodiffContext)
-            || (route == Route::Builtin && cell.grad_context)),
+        &(matches!(
+            route,
+            Route::AutodiffImpl | Route::ConcreteInAutodiffContext
+        ) || (route == Route::Builtin && cell.grad_context)),
     )?;
     match (&completed.gradient, gradient) {
         (None, false) => ensure_eq("reference gradient", &completed.reference_gradient, &None),
@@ -402,7 +441,11 @@ fn check_completed(
                 .as_ref()
                 .ok_or("no reference gradient")?;
             ensure_eq("reference gradient values", &reference.values, &derivative)?;
-            ensure_eq("gradient difference", &completed.gradient_difference, &Some(0.0))
+            ensure_eq(
+                "gradient difference",
+                &completed.gradient_difference,
+                &Some(0.0),
+            )
         }
         (got, _) => Err(format!("expected gradient: {gradient}, got {got:?}").into()),
     }

@@ -49,7 +49,12 @@ async fn run(case: GalleryCase, gpu: &Device, cpu: &Device) -> String {
         }
         GalleryCase::TransactionAutodiffThenPlain => (floats(1.0, &gpu_autodiff), floats(2.0, gpu)),
     };
-    match Transaction::default().register(a).register(b).execute_async().await {
+    match Transaction::default()
+        .register(a)
+        .register(b)
+        .execute_async()
+        .await
+    {
         Ok(data) => format!("The snippet ran: read {} tensors.", data.len()),
         Err(error) => format!("The transaction failed without a panic: {error:?}"),
     }

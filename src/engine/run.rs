@@ -47,12 +47,14 @@ impl Pending {
 /// otherwise raise burn's "Expected autodiff-wrapped float tensor" (see the gallery).
 async fn read_together(pending: Vec<Pending>) -> Result<Vec<TensorView>, String> {
     let shapes: Vec<Vec<usize>> = pending.iter().map(Pending::shape).collect();
-    let transaction = pending
-        .into_iter()
-        .fold(Transaction::default(), |transaction, pending| match pending {
-            Pending::Float(_, tensor) => transaction.register(tensor.without_autodiff()),
-            Pending::Int(_, tensor) => transaction.register(tensor.without_autodiff()),
-        });
+    let transaction =
+        pending.into_iter().fold(
+            Transaction::default(),
+            |transaction, pending| match pending {
+                Pending::Float(_, tensor) => transaction.register(tensor.without_autodiff()),
+                Pending::Int(_, tensor) => transaction.register(tensor.without_autodiff()),
+            },
+        );
     let data = transaction
         .execute_async()
         .await
@@ -117,9 +119,15 @@ pub(super) async fn run(
     } = staged;
     let has_gradient = gradient.is_some();
     let reads = async {
-        let mut ran = read_together([Some(output), gradient].into_iter().flatten().collect()).await?;
-        let mut references =
-            read_together([Some(reference), reference_gradient].into_iter().flatten().collect()).await?;
+        let mut ran =
+            read_together([Some(output), gradient].into_iter().flatten().collect()).await?;
+        let mut references = read_together(
+            [Some(reference), reference_gradient]
+                .into_iter()
+                .flatten()
+                .collect(),
+        )
+        .await?;
         let gradient = has_gradient.then(|| ran.pop()).flatten();
         let reference_gradient = has_gradient.then(|| references.pop()).flatten();
         let output = ran.pop().ok_or("no output was read")?;
@@ -181,13 +189,47 @@ fn stage(scenario: &Scenario, device: &Device, reference: &Device) -> Result<Sta
     };
     let (device, reference) = (&device, reference);
     match (&scenario.args, scenario.args.shape().len()) {
-        (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(scenario, device, reference, x, *factor, scale_op::<1>())),
-        (OpArgs::Scale { x, factor }, 2) => Ok(stage_float(scenario, device, reference, x, *factor, scale_op::<2>())),
-        (OpArgs::LeakyRelu { x, slope }, 1) => Ok(stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<1>())),
-        (OpArgs::LeakyRelu { x, slope }, 2) => Ok(stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<2>())),
-        (OpArgs::ShiftIds { ids, offset }, 1) => Ok(stage_shift_ids::<1>(scenario, device, reference, ids, *offset)),
-        (OpArgs::ShiftIds { ids, offset }, 2) => Ok(stage_shift_ids::<2>(scenario, device, reference, ids, *offset)),
-        (_, rank) => Err(format!("Tensors of rank {rank} are not supported; use 1 or 2 dimensions.")),
+        (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *factor,
+            scale_op::<1>(),
+        )),
+        (OpArgs::Scale { x, factor }, 2) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *factor,
+            scale_op::<2>(),
+        )),
+        (OpArgs::LeakyRelu { x, slope }, 1) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *slope,
+            leaky_relu_op::<1>(),
+        )),
+        (OpArgs::LeakyRelu { x, slope }, 2) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *slope,
+            leaky_relu_op::<2>(),
+        )),
+        (OpArgs::ShiftIds { ids, offset }, 1) => Ok(stage_shift_ids::<1>(
+            scenario, device, reference, ids, *offset,
+        )),
+        (OpArgs::ShiftIds { ids, offset }, 2) => Ok(stage_shift_ids::<2>(
+            scenario, device, reference, ids, *offset,
+        )),
+        (_, rank) => Err(format!(
+            "Tensors of rank {rank} are not supported; use 1 or 2 dimensions."
+        )),
     }
 }
 

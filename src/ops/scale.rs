@@ -58,7 +58,11 @@ macro_rules! impl_scale_autodiff {
             fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {
                 trace::record::<Self>("scale");
                 let (primitive, node) = x.into_parts();
-                match ScaleBackward.prepare::<C>([node]).compute_bound().stateful() {
+                match ScaleBackward
+                    .prepare::<C>([node])
+                    .compute_bound()
+                    .stateful()
+                {
                     // The backward needs only the factor, not the input or output.
                     OpsKind::Tracked(prep) => prep.finish(factor, B::scale(primitive, factor)),
                     OpsKind::UnTracked(prep) => prep.finish(B::scale(primitive, factor)),
@@ -162,7 +166,10 @@ fn forward_cube(x: CubeTensor, factor: f32) -> CubeTensor {
 }
 
 /// Forward on the Flex CPU backend: Flex's own scalar multiply.
-fn forward_flex(x: FloatTensor<burn::backend::Flex>, factor: f32) -> FloatTensor<burn::backend::Flex> {
+fn forward_flex(
+    x: FloatTensor<burn::backend::Flex>,
+    factor: f32,
+) -> FloatTensor<burn::backend::Flex> {
     burn::backend::Flex::float_mul_scalar(x, factor.into())
 }
 
@@ -181,4 +188,3 @@ pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, factor: f32)
 pub fn reference<const D: usize>(x: Tensor<D>, factor: f32) -> Tensor<D> {
     x.mul_scalar(factor)
 }
-

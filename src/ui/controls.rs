@@ -8,8 +8,8 @@ use leptos::prelude::*;
 
 use crate::form::Form;
 use crate::input::{ArgsError, Field};
-use crate::ui::parse_cache::ParseCache;
 use crate::scenario::{BackendChoice, Fix, OpKind};
+use crate::ui::parse_cache::ParseCache;
 
 /// What kind of edit happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +62,8 @@ pub fn Controls(
         form.update(|form| apply(form));
         on_change.run(change);
     };
-    let errors = Memo::new(move |_| form.with(|form| parse_cache.scenario(form).err().unwrap_or_default()));
+    let errors =
+        Memo::new(move |_| form.with(|form| parse_cache.scenario(form).err().unwrap_or_default()));
     let is_int = move || form.with(|form| form.op.takes_int_input());
 
     let op_options = OpKind::ALL

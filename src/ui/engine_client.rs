@@ -147,7 +147,11 @@ impl EngineClient {
     /// scenario as it was sent (on the CPU when the GPU turned out to be unavailable).
     pub async fn run(&self, scenario: Scenario) -> (RunReply, Scenario) {
         let (sender, receiver) = oneshot::channel();
-        let replaced = self.0.borrow_mut().queued_scenario.replace((scenario.clone(), sender));
+        let replaced = self
+            .0
+            .borrow_mut()
+            .queued_scenario
+            .replace((scenario.clone(), sender));
         if let Some((_, replaced)) = replaced {
             let _ = replaced.send((RunReply::Superseded, None));
         }
@@ -161,7 +165,10 @@ impl EngineClient {
         let (sender, receiver) = oneshot::channel();
         self.0.borrow_mut().queued_cases.push((case, sender));
         self.pump();
-        receiver.await.map(|(reply, _)| reply).unwrap_or(RunReply::Superseded)
+        receiver
+            .await
+            .map(|(reply, _)| reply)
+            .unwrap_or(RunReply::Superseded)
     }
 
     /// Sends the next queued request if the current worker is ready and idle.
@@ -189,9 +196,14 @@ impl EngineClient {
             return;
         };
         let posted = protocol::encode(&message).and_then(|bytes| {
-            let slot = inner.current.as_ref().ok_or_else(|| "no worker".to_owned())?;
+            let slot = inner
+                .current
+                .as_ref()
+                .ok_or_else(|| "no worker".to_owned())?;
             let bytes = js_sys::Uint8Array::from(bytes.as_slice());
-            slot.worker.post_message(&bytes).map_err(|error| format!("{error:?}"))
+            slot.worker
+                .post_message(&bytes)
+                .map_err(|error| format!("{error:?}"))
         });
         match posted {
             Ok(()) => {
@@ -213,7 +225,12 @@ impl EngineClient {
             gloo_timers::future::TimeoutFuture::new(RUN_TIMEOUT_MS).await;
             let Some(inner) = weak.upgrade() else { return };
             let client = EngineClient(inner);
-            let stuck = client.0.borrow().in_flight.as_ref().is_some_and(|(current, _, _)| *current == id);
+            let stuck = client
+                .0
+                .borrow()
+                .in_flight
+                .as_ref()
+                .is_some_and(|(current, _, _)| *current == id);
             if stuck {
                 let seconds = RUN_TIMEOUT_MS / 1000;
                 client.abandon_in_flight(format!(
@@ -320,7 +337,11 @@ impl EngineClient {
     }
 
     fn is_current(&self, id: u64) -> bool {
-        self.0.borrow().current.as_ref().is_some_and(|slot| slot.id == id)
+        self.0
+            .borrow()
+            .current
+            .as_ref()
+            .is_some_and(|slot| slot.id == id)
     }
 
     fn on_message(&self, worker: u64, data: JsValue) {
@@ -372,11 +393,15 @@ impl EngineClient {
                 }
                 // The instance traps right after this message: replace the worker now rather
                 // than wait for its error event.
-                self.replace_current("Replacing the engine worker after the panic…", &reason, None);
+                self.replace_current(
+                    "Replacing the engine worker after the panic…",
+                    &reason,
+                    None,
+                );
             }
-            FromWorker::BootFailed(reason) => {
-                self.fail(format!("The engine's WebAssembly could not start: {reason}"))
-            }
+            FromWorker::BootFailed(reason) => self.fail(format!(
+                "The engine's WebAssembly could not start: {reason}"
+            )),
             FromWorker::DeviceLost(reason) => self.on_device_lost(reason),
         }
     }
@@ -396,7 +421,10 @@ impl EngineClient {
 
     fn answer(&self, id: u64, reply: RunReply) {
         let mut inner = self.0.borrow_mut();
-        if inner.in_flight.as_ref().is_some_and(|(in_flight, _, _)| *in_flight == id)
+        if inner
+            .in_flight
+            .as_ref()
+            .is_some_and(|(in_flight, _, _)| *in_flight == id)
             && let Some((_, sender, sent)) = inner.in_flight.take()
         {
             let _ = sender.send((reply, sent));
@@ -417,7 +445,9 @@ impl EngineClient {
         self.replace_current(
             "Restarting the engine worker…",
             &message,
-            Some(format!("The engine worker stopped ({message}) and was replaced.")),
+            Some(format!(
+                "The engine worker stopped ({message}) and was replaced."
+            )),
         );
     }
 
@@ -438,13 +468,16 @@ impl EngineClient {
                 match (sent, inner.queued_scenario.is_some()) {
                     (Some(scenario), false) => inner.queued_scenario = Some((scenario, sender)),
                     (sent, _) => {
-                        let reply = RunReply::Crashed(format!("The GPU device was lost ({reason})."));
+                        let reply =
+                            RunReply::Crashed(format!("The GPU device was lost ({reason})."));
                         let _ = sender.send((reply, sent));
                     }
                 }
             }
         }
-        let text = format!("The GPU device was lost ({reason}); a new engine with its own device took over.");
+        let text = format!(
+            "The GPU device was lost ({reason}); a new engine with its own device took over."
+        );
         self.replace_current(&text, &reason, Some(text.clone()));
     }
 
@@ -455,7 +488,10 @@ impl EngineClient {
     fn replace_current(&self, status_text: &str, reason: &str, note: Option<String>) {
         let (status, gave_up, promoted) = {
             let mut inner = self.0.borrow_mut();
-            let was_ready = inner.current.take().is_some_and(|slot| slot.ready.is_some());
+            let was_ready = inner
+                .current
+                .take()
+                .is_some_and(|slot| slot.ready.is_some());
             if !was_ready {
                 inner.failed_starts += 1;
             }
@@ -495,7 +531,12 @@ impl EngineClient {
             let mut inner = self.0.borrow_mut();
             inner.current = None;
             inner.spare = None;
-            let mut senders: Vec<_> = inner.in_flight.take().map(|(_, sender, _)| sender).into_iter().collect();
+            let mut senders: Vec<_> = inner
+                .in_flight
+                .take()
+                .map(|(_, sender, _)| sender)
+                .into_iter()
+                .collect();
             senders.extend(inner.queued_scenario.take().map(|(_, sender)| sender));
             senders.extend(inner.queued_cases.drain(..).map(|(_, sender)| sender));
             (inner.status, senders)
@@ -523,8 +564,12 @@ async fn compile_engine() -> Result<JsValue, String> {
     if !response.ok() {
         return Err(format!("{ENGINE_WASM_URL}: HTTP {}", response.status()));
     }
-    let bytes: Promise = response.array_buffer().map_err(|error| format!("{error:?}"))?;
-    let bytes = JsFuture::from(bytes).await.map_err(|error| format!("{error:?}"))?;
+    let bytes: Promise = response
+        .array_buffer()
+        .map_err(|error| format!("{error:?}"))?;
+    let bytes = JsFuture::from(bytes)
+        .await
+        .map_err(|error| format!("{error:?}"))?;
     JsFuture::from(WebAssembly::compile(&bytes))
         .await
         .map_err(|error| format!("{error:?}"))

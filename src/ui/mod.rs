@@ -28,10 +28,10 @@ use crate::form::{Form, UrlNotice};
 use crate::outcome::Outcome;
 use crate::route_view::{Highlight, Observed, locate};
 use controls::{Change, Controls};
-use parse_cache::ParseCache;
 use engine_client::{EngineClient, EngineStatus, RunReply};
 use gallery_view::GalleryView;
 use outcome_view::{LastRun, OutcomeView};
+use parse_cache::ParseCache;
 use routing_view::RoutingView;
 use theme::ThemeSwitch;
 use url::HistoryMode;
@@ -171,14 +171,16 @@ pub fn App() -> impl IntoView {
         schedule_run(0);
     });
     // Ctrl/Cmd + Enter runs from anywhere on the page.
-    let on_key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |event: web_sys::KeyboardEvent| {
-        if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
-            event.prevent_default();
-            schedule_run(0);
-        }
-    });
+    let on_key =
+        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |event: web_sys::KeyboardEvent| {
+            if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
+                event.prevent_default();
+                schedule_run(0);
+            }
+        });
     if let Some(window) = web_sys::window() {
-        let _ = window.add_event_listener_with_callback("popstate", on_pop_state.as_ref().unchecked_ref());
+        let _ = window
+            .add_event_listener_with_callback("popstate", on_pop_state.as_ref().unchecked_ref());
         let _ = window.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
     }
     // The page lives as long as the window: the listeners are never removed.
@@ -237,7 +239,8 @@ pub fn App() -> impl IntoView {
 /// The engine's state: loading, which backend runs, restarts, failure.
 #[component]
 fn EngineBanner(status: ReadSignal<EngineStatus>) -> impl IntoView {
-    move || match status.get() {
+    move || {
+        match status.get() {
         EngineStatus::Loading => view! {
             <p class="banner banner-info" data-testid="engine-status" role="status">
                 <span class="spinner" aria-hidden="true"></span>
@@ -272,6 +275,7 @@ fn EngineBanner(status: ReadSignal<EngineStatus>) -> impl IntoView {
             </p>
         }
         .into_any(),
+    }
     }
 }
 

@@ -119,7 +119,12 @@ fn PanicCard(
     on_fix: Callback<FixAction>,
 ) -> impl IntoView {
     let location = report.location.as_ref().map(|location| {
-        format!("{}:{}:{}", short_path(&location.file), location.line, location.column)
+        format!(
+            "{}:{}:{}",
+            short_path(&location.file),
+            location.line,
+            location.column
+        )
     });
     let kind = PanicKind::of(&report.message, &scenario);
     let offers = fixes(kind, &scenario, &param_text);

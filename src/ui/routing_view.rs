@@ -37,7 +37,9 @@ pub fn RoutingView(
 
     // Bring the first decisive line into the middle of the code box (not the page).
     Effect::new(move |_| {
-        let Some(target) = highlight.get().and_then(|highlight| highlight.focus.first().copied())
+        let Some(target) = highlight
+            .get()
+            .and_then(|highlight| highlight.focus.first().copied())
         else {
             return;
         };

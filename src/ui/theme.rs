@@ -30,7 +30,10 @@ impl Theme {
     }
 
     fn stored() -> Theme {
-        match storage().and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten()).as_deref() {
+        match storage()
+            .and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten())
+            .as_deref()
+        {
             Some("light") => Theme::Light,
             Some("dark") => Theme::Dark,
             _ => Theme::System,

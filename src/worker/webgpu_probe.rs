@@ -54,7 +54,11 @@ pub async fn probe() -> Result<AdapterProbe, String> {
         .join(" ");
     let description = text(&info, "description");
     if !description.is_empty() {
-        name = if name.is_empty() { description } else { format!("{name} ({description})") };
+        name = if name.is_empty() {
+            description
+        } else {
+            format!("{name} ({description})")
+        };
     }
     if name.is_empty() {
         name = "unnamed WebGPU adapter".to_owned();
@@ -62,7 +66,10 @@ pub async fn probe() -> Result<AdapterProbe, String> {
     let features = get(&adapter, "features");
     let has: Option<Function> = get(&features, "has").dyn_into().ok();
     let has_timestamp_query = has
-        .and_then(|has| has.call1(&features, &JsValue::from_str("timestamp-query")).ok())
+        .and_then(|has| {
+            has.call1(&features, &JsValue::from_str("timestamp-query"))
+                .ok()
+        })
         .and_then(|value| value.as_bool())
         .unwrap_or(false);
     Ok(AdapterProbe {
