@@ -39,6 +39,18 @@ export const ROUTE_TITLES = {
 };
 
 /**
+ * Every op × declaration × grad context × fix; `requireGrad` follows the grad context, as in a
+ * training loop.
+ */
+export const CELLS = Object.keys(OPS).flatMap((op) =>
+  [false, true].flatMap((declaresAutodiff) =>
+    [false, true].flatMap((grad) =>
+      ['none', 'detach', 'builtin'].map((fix) => ({ op, declaresAutodiff, grad, requireGrad: grad, fix })),
+    ),
+  ),
+);
+
+/**
  * @param {{op: string, declaresAutodiff: boolean, grad: boolean, requireGrad: boolean, fix: string}} cell
  * @returns {{panic: string} | {route: string, gradient: boolean}}
  */

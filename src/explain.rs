@@ -130,7 +130,8 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
     let op = scenario.args.kind();
     let declaration = scenario.declaration;
     let call = |fix| call_snippet(op, fix, param);
-    let declare_autodiff = FixOffer {
+    // Built only for the kinds that offer them.
+    let declare_autodiff = || FixOffer {
         label: "Declare Autodiff",
         description: "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, and gradients flow.",
         before: declaration_snippet(op, declaration),
@@ -143,14 +144,14 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
         ),
         action: FixAction::DeclareAutodiff,
     };
-    let detach = FixOffer {
+    let detach = || FixOffer {
         label: "Run under no-grad",
         description: "Call the op on x.without_autodiff(): it runs on the concrete backend, but no gradient reaches x.",
         before: call(Fix::None),
         after: call(Fix::Detach),
         action: FixAction::Detach,
     };
-    let builtin = FixOffer {
+    let builtin = || FixOffer {
         label: "Use a builtin op",
         description: "Compute the same thing with burn's own tensor ops, which support autodiff on every backend.",
         before: call(Fix::None),
@@ -159,7 +160,7 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
     };
     match kind {
         PanicKind::BackendNotSupportedInAutodiff | PanicKind::AutodiffNotSupported => {
-            vec![declare_autodiff, detach, builtin]
+            vec![declare_autodiff(), detach(), builtin()]
         }
         PanicKind::BackendNotDeclared => vec![
             FixOffer {
@@ -182,7 +183,7 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
                 after: "let device = Device::wgpu_options().init_async().await?;".to_owned(),
                 action: FixAction::UseGpu,
             },
-            builtin,
+            builtin(),
         ],
         PanicKind::RequireGradOutsideAutodiff => vec![
             FixOffer {

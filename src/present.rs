@@ -9,17 +9,12 @@ pub const SHOWN_VALUES: usize = 64;
 /// `2.5, -5, 8.75` — Rust's shortest round-trip formatting, so what is shown is exactly the
 /// value read back. Tensors of more than [`SHOWN_VALUES`] `elements` are cut short.
 pub fn values_text(values: &Values, elements: usize) -> String {
-    let mut parts: Vec<String> = match values {
-        Values::Float(values) => values
-            .iter()
-            .take(SHOWN_VALUES)
-            .map(|v| v.to_string())
-            .collect(),
-        Values::Int(values) => values
-            .iter()
-            .take(SHOWN_VALUES)
-            .map(|v| v.to_string())
-            .collect(),
+    fn first<T: ToString>(values: &[T]) -> Vec<String> {
+        values.iter().take(SHOWN_VALUES).map(T::to_string).collect()
+    }
+    let mut parts = match values {
+        Values::Float(values) => first(values),
+        Values::Int(values) => first(values),
     };
     let shown = parts.len();
     if elements > shown {
@@ -36,19 +31,17 @@ pub fn shape_text(shape: &[usize]) -> String {
 
 /// The largest element-wise difference between two value lists of the same kind and length.
 pub fn max_abs_difference(a: &Values, b: &Values) -> Option<f64> {
+    fn largest<T: Copy>(a: &[T], b: &[T], to_f64: impl Fn(T) -> f64) -> Option<f64> {
+        (a.len() == b.len()).then(|| {
+            a.iter()
+                .zip(b)
+                .map(|(&x, &y)| (to_f64(x) - to_f64(y)).abs())
+                .fold(0.0, f64::max)
+        })
+    }
     match (a, b) {
-        (Values::Float(a), Values::Float(b)) if a.len() == b.len() => Some(
-            a.iter()
-                .zip(b)
-                .map(|(x, y)| (*x as f64 - *y as f64).abs())
-                .fold(0.0, f64::max),
-        ),
-        (Values::Int(a), Values::Int(b)) if a.len() == b.len() => Some(
-            a.iter()
-                .zip(b)
-                .map(|(x, y)| (*x as f64 - *y as f64).abs())
-                .fold(0.0, f64::max),
-        ),
+        (Values::Float(a), Values::Float(b)) => largest(a, b, f64::from),
+        (Values::Int(a), Values::Int(b)) => largest(a, b, |v| v as f64),
         _ => None,
     }
 }

@@ -117,8 +117,7 @@ async function sizeLatency(browser) {
   const results = [];
   for (const size of SIZES) {
     await playground.open('?op=scale&grad=off&require_grad=off&declares_autodiff=no&fix=none&param=2.5');
-    await playground.tensorField.fill(values(size));
-    await playground.settled();
+    await playground.typeTensor(values(size));
     if ((await playground.outcomeKind()) !== 'completed') throw new Error(`scale at ${size} did not complete`);
     const runs = size >= 1048576 ? Math.min(RUNS, 20) : RUNS;
     results.push({ elements: size, ...(await latency(page, runs)) });
@@ -141,10 +140,8 @@ async function recovery(browser) {
   const playground = new Playground(page);
   await playground.open('?op=scale&grad=on&require_grad=on&declares_autodiff=yes&fix=none');
   const samples = [];
-  const toggle = page.getByRole('checkbox', { name: /declares the Autodiff selector/ });
   for (let i = 0; i < Math.min(RUNS, 20); i++) {
-    await toggle.setChecked(false);
-    await playground.settled();
+    await playground.setDeclaresAutodiff(false);
     if ((await playground.outcomeKind()) !== 'panicked') throw new Error('expected a panic');
     samples.push(
       (await page.evaluate(() => window.__benchClick('#declares-autodiff'))).painted,
@@ -152,7 +149,7 @@ async function recovery(browser) {
     if ((await playground.outcomeKind()) !== 'completed') throw new Error('expected a result');
   }
   const reloads = [];
-  for (let i = 0; i < 5; i++) reloads.push(await firstResult(page, page.url(), 'reload'));
+  for (let i = 0; i < 5; i++) reloads.push(await firstResult(page, page.url()));
   await page.close();
   const recover = stats(samples);
   const reload = stats(reloads);

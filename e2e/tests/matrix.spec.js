@@ -2,20 +2,7 @@
 // would, asserting the exact numbers or the exact panic text the page shows.
 import { test, expect } from '@playwright/test';
 import { Playground } from '../pages/playground.js';
-import { OPS, ROUTE_TITLES, expectedOutcome, shown, values } from '../expected.js';
-
-const FIXES = ['none', 'detach', 'builtin'];
-const cells = [];
-for (const op of Object.keys(OPS)) {
-  for (const declaresAutodiff of [false, true]) {
-    for (const grad of [false, true]) {
-      for (const fix of FIXES) {
-        // require_grad follows the grad context, as in a training loop.
-        cells.push({ op, declaresAutodiff, grad, requireGrad: grad, fix });
-      }
-    }
-  }
-}
+import { CELLS, OPS, ROUTE_TITLES, expectedOutcome, shown, values } from '../expected.js';
 
 const TRAITS = { scale: 'ScaleOps', leaky_relu: 'LeakyReluOps', shift_ids: 'ShiftIdsOps' };
 
@@ -42,7 +29,7 @@ async function expectHighlight(playground, cell, want) {
 }
 
 /** Asserts what the page shows for `cell`, the highlighted routing included. */
-export async function expectOutcome(playground, cell) {
+async function expectOutcome(playground, cell) {
   const want = expectedOutcome(cell);
   await expectHighlight(playground, cell, want);
   if (want.panic) {
@@ -73,7 +60,7 @@ test.beforeAll(async ({ browser }) => {
   await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
 });
 
-for (const cell of cells) {
+for (const cell of CELLS) {
   const name = `${cell.op} · ${cell.declaresAutodiff ? 'declares' : 'no'} Autodiff · grad ${cell.grad ? 'on' : 'off'} · fix ${cell.fix}`;
   test(name, async () => {
     await playground.selectOp(cell.op);

@@ -117,22 +117,22 @@ pub(super) async fn run(
         output_autodiff,
         output_tracked,
     } = staged;
-    let has_gradient = gradient.is_some();
+    // Each list is read in one transaction and comes back in order: the value, then its gradient.
     let reads = async {
-        let mut ran =
-            read_together([Some(output), gradient].into_iter().flatten().collect()).await?;
+        let mut ran = read_together([Some(output), gradient].into_iter().flatten().collect())
+            .await?
+            .into_iter();
         let mut references = read_together(
             [Some(reference), reference_gradient]
                 .into_iter()
                 .flatten()
                 .collect(),
         )
-        .await?;
-        let gradient = has_gradient.then(|| ran.pop()).flatten();
-        let reference_gradient = has_gradient.then(|| references.pop()).flatten();
-        let output = ran.pop().ok_or("no output was read")?;
-        let reference = references.pop().ok_or("no reference was read")?;
-        Ok::<_, String>((output, gradient, reference, reference_gradient))
+        .await?
+        .into_iter();
+        let output = ran.next().ok_or("no output was read")?;
+        let reference = references.next().ok_or("no reference was read")?;
+        Ok::<_, String>((output, ran.next(), reference, references.next()))
     };
     let (output, gradient, reference, reference_gradient) =
         match panic_capture::catching_async(reads).await {
@@ -143,13 +143,11 @@ pub(super) async fn run(
                 return Outcome::Panicked(report);
             }
         };
-    let difference = |a: &Option<TensorView>, b: &Option<TensorView>| match (a, b) {
-        (Some(a), Some(b)) => max_abs_difference(&a.values, &b.values),
-        _ => None,
-    };
     Outcome::Completed(Completed {
         output_difference: max_abs_difference(&output.values, &reference.values),
-        gradient_difference: difference(&gradient, &reference_gradient),
+        gradient_difference: gradient.as_ref().zip(reference_gradient.as_ref()).and_then(
+            |(gradient, reference)| max_abs_difference(&gradient.values, &reference.values),
+        ),
         output,
         gradient,
         reference,
@@ -182,12 +180,11 @@ fn observed_route(fix: Fix, impls: &[ImplCall], output_autodiff: bool) -> Route 
 }
 
 fn stage(scenario: &Scenario, device: &Device, reference: &Device) -> Result<Staged, String> {
-    let device = if scenario.grad_context {
+    let device = &if scenario.grad_context {
         device.clone().autodiff()
     } else {
         device.clone()
     };
-    let (device, reference) = (&device, reference);
     match (&scenario.args, scenario.args.shape().len()) {
         (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(
             scenario,

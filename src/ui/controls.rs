@@ -62,8 +62,7 @@ pub fn Controls(
         form.update(|form| apply(form));
         on_change.run(change);
     };
-    let errors =
-        Memo::new(move |_| form.with(|form| parse_cache.scenario(form).err().unwrap_or_default()));
+    let errors = Memo::new(move |_| form.with(|form| parse_cache.errors(form)));
     let is_int = move || form.with(|form| form.op.takes_int_input());
 
     let op_options = OpKind::ALL

@@ -56,7 +56,7 @@ fn now_ms() -> f64 {
 pub fn App() -> impl IntoView {
     let (initial, notices) = url::read();
     let form = RwSignal::new(initial);
-    let parse_cache = ParseCache::new();
+    let parse_cache = form.with_untracked(ParseCache::new);
     let url_notices = RwSignal::new(notices);
     let text_revision = RwSignal::new(0u64);
     let (status, set_status) = signal(EngineStatus::Loading);
@@ -143,24 +143,27 @@ pub fn App() -> impl IntoView {
     });
 
     // The arm to highlight: only when the last run is of the op and declaration shown.
-    let highlight = Signal::derive(move || -> Option<Highlight> {
-        let run = last_run.get()?;
-        let (op, declaration) = form.with(|form| (form.op, form.declaration));
-        if run.scenario.args.kind() != op || run.scenario.declaration != declaration {
-            return None;
-        }
-        let observed = match &run.reply {
-            RunReply::Outcome(Outcome::Completed(completed)) => Observed::Ran(completed.route),
-            RunReply::Outcome(Outcome::Panicked(report)) | RunReply::Panicked(report) => {
-                Observed::from_panic(&report.message)?
+    // Memos: typing changes the form but neither of these, so the routing view is left alone.
+    let shown_op = Memo::new(move |_| form.with(|form| form.op));
+    let shown_declaration = Memo::new(move |_| form.with(|form| form.declaration));
+    let highlight = Memo::new(move |_| -> Option<Highlight> {
+        let (op, declaration) = (shown_op.get(), shown_declaration.get());
+        last_run.with(|run| {
+            let run = run.as_ref()?;
+            if run.scenario.args.kind() != op || run.scenario.declaration != declaration {
+                return None;
             }
-            _ => return None,
-        };
-        let source = crate::expanded::source(op, declaration)?;
-        locate(source, run.scenario.backend, observed)
+            let observed = match &run.reply {
+                RunReply::Outcome(Outcome::Completed(completed)) => Observed::Ran(completed.route),
+                RunReply::Outcome(Outcome::Panicked(report)) | RunReply::Panicked(report) => {
+                    Observed::from_panic(&report.message)?
+                }
+                _ => return None,
+            };
+            let source = crate::expanded::source(op, declaration)?;
+            locate(source, run.scenario.backend, observed)
+        })
     });
-    let shown_op = Signal::derive(move || form.with(|form| form.op));
-    let shown_declaration = Signal::derive(move || form.with(|form| form.declaration));
 
     // Back/forward: load the form from the URL and run it.
     let on_pop_state = Closure::<dyn FnMut(web_sys::PopStateEvent)>::new(move |_| {
@@ -224,7 +227,11 @@ pub fn App() -> impl IntoView {
             </section>
         </main>
         <div class="wide">
-            <RoutingView op=shown_op declaration=shown_declaration highlight/>
+            <RoutingView
+                op=shown_op.into()
+                declaration=shown_declaration.into()
+                highlight=highlight.into()
+            />
             <GalleryView form client on_load=on_load_card/>
         </div>
         <footer class="page-footer">

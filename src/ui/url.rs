@@ -41,10 +41,3 @@ pub fn write(form: &Form, mode: HistoryMode) {
         HistoryMode::Replace => history.replace_state_with_url(&JsValue::NULL, "", Some(&query)),
     };
 }
-
-/// The page's full URL (for the "copy link" button).
-pub fn current() -> String {
-    web_sys::window()
-        .and_then(|window| window.location().href().ok())
-        .unwrap_or_default()
-}

@@ -53,6 +53,14 @@ fn post_panic(report: &PanicReport) {
     });
 }
 
+/// Awaits `work` as run `id`, so that a panic on the way is reported as that run's.
+async fn as_current_run<T>(id: u64, work: impl std::future::Future<Output = T>) -> T {
+    CURRENT_RUN.with(|current| current.set(Some(id)));
+    let result = work.await;
+    CURRENT_RUN.with(|current| current.set(None));
+    result
+}
+
 /// Starts the worker: installs the panic hook, initialises the engine, then serves runs.
 pub fn start() {
     panic_capture::install(Some(post_panic));
@@ -65,9 +73,7 @@ pub fn start() {
                 Ok(ToWorker::Run { id, scenario }) => {
                     let engine = Rc::clone(&serving);
                     wasm_bindgen_futures::spawn_local(async move {
-                        CURRENT_RUN.with(|current| current.set(Some(id)));
-                        let mut outcome = engine.run(&scenario).await;
-                        CURRENT_RUN.with(|current| current.set(None));
+                        let mut outcome = as_current_run(id, engine.run(&scenario)).await;
                         // The page shows the first values only: send no more across.
                         if let Outcome::Completed(completed) = &mut outcome {
                             completed.truncate_values(SHOWN_VALUES);
@@ -78,9 +84,7 @@ pub fn start() {
                 Ok(ToWorker::RunCase { id, case }) => {
                     let engine = Rc::clone(&serving);
                     wasm_bindgen_futures::spawn_local(async move {
-                        CURRENT_RUN.with(|current| current.set(Some(id)));
-                        let outcome = engine.run_case(case).await;
-                        CURRENT_RUN.with(|current| current.set(None));
+                        let outcome = as_current_run(id, engine.run_case(case)).await;
                         post(&FromWorker::CaseFinished { id, outcome });
                     });
                 }
