@@ -3,11 +3,11 @@
 
 set -euo pipefail
 
-# Versions that must agree with Cargo.toml (wasm-bindgen is pinned there) and Trunk.toml.
-WASM_BINDGEN_VERSION=0.2.130
-TRUNK_VERSION=0.22.1
-
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# The CLI must match the wasm-bindgen crate; Trunk.toml names that version for trunk too.
+WASM_BINDGEN_VERSION="$(sed -n 's/^wasm_bindgen = "\(.*\)"$/\1/p' "$ROOT/Trunk.toml")"
+TRUNK_VERSION=0.22.1
 export PATH="$HOME/.cargo/bin:$PATH"
 
 step() { printf '\n==> %s\n' "$*"; }

@@ -17,8 +17,6 @@ pub struct Expansion {
     pub op: OpKind,
     /// The declaration it was expanded under.
     pub declaration: Declaration,
-    /// The op's trait.
-    pub trait_name: &'static str,
     /// The shipped file, relative to the crate root.
     pub path: &'static str,
     /// The shipped file's text.
@@ -28,31 +26,30 @@ pub struct Expansion {
 /// One entry per declaration module of an op file; the module names match
 /// [`Declaration::module`].
 macro_rules! expansions {
-    ($op:ident, $op_name:literal, $trait_name:literal) => {
+    ($op:ident, $op_name:literal) => {
         [
-            expansions!(@one $op, $op_name, $trait_name, true, false, "cube_flex"),
-            expansions!(@one $op, $op_name, $trait_name, true, true, "cube_flex_autodiff"),
-            expansions!(@one $op, $op_name, $trait_name, false, false, "cube"),
-            expansions!(@one $op, $op_name, $trait_name, false, true, "cube_autodiff"),
+            expansions!(@one $op, $op_name, true, false, "cube_flex"),
+            expansions!(@one $op, $op_name, true, true, "cube_flex_autodiff"),
+            expansions!(@one $op, $op_name, false, false, "cube"),
+            expansions!(@one $op, $op_name, false, true, "cube_autodiff"),
         ]
     };
-    (@one $op:ident, $op_name:literal, $trait_name:literal, $flex:literal, $autodiff:literal, $module:literal) => {
+    (@one $op:ident, $op_name:literal, $flex:literal, $autodiff:literal, $module:literal) => {
         Expansion {
             op: OpKind::$op,
             declaration: Declaration {
                 flex: $flex,
                 autodiff: $autodiff,
             },
-            trait_name: $trait_name,
             path: concat!("src/ops/expanded/", $op_name, "__", $module, ".rs"),
             source: include_str!(concat!("ops/expanded/", $op_name, "__", $module, ".rs")),
         }
     };
 }
 
-const SCALE: [Expansion; 4] = expansions!(Scale, "scale", "ScaleOps");
-const LEAKY_RELU: [Expansion; 4] = expansions!(LeakyRelu, "leaky_relu", "LeakyReluOps");
-const SHIFT_IDS: [Expansion; 4] = expansions!(ShiftIds, "shift_ids", "ShiftIdsOps");
+const SCALE: [Expansion; 4] = expansions!(Scale, "scale");
+const LEAKY_RELU: [Expansion; 4] = expansions!(LeakyRelu, "leaky_relu");
+const SHIFT_IDS: [Expansion; 4] = expansions!(ShiftIds, "shift_ids");
 
 /// Every shipped expansion.
 pub const EXPANSIONS: [&[Expansion; 4]; 3] = [&SCALE, &LEAKY_RELU, &SHIFT_IDS];

@@ -208,26 +208,24 @@ pub fn fixes(kind: PanicKind, scenario: &Scenario, param: &str) -> Vec<FixOffer>
 
 /// The op's trait declaration, with its `Autodiff<B, C>` impl when it has one.
 pub fn declaration_snippet(op: OpKind, declaration: Declaration) -> String {
-    let (trait_name, signature, autodiff_impl) = match op {
+    let (signature, autodiff_impl) = match op {
         OpKind::Scale => (
-            "ScaleOps",
             "fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;",
             "impl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {\n    fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {\n        // prepare a ScaleBackward step, call B::scale on the inner tensor\n    }\n}",
         ),
         OpKind::LeakyRelu => (
-            "LeakyReluOps",
             "fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {\n        // clamp_min, clamp_max, mul_scalar, add: differentiable primitives\n    }",
             "// The default body composes differentiable primitives: it is the autodiff impl.\nimpl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}",
         ),
         OpKind::ShiftIds => (
-            "ShiftIdsOps",
             "fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {\n        // int_add_scalar\n    }",
             "// Ints carry no gradient; the impl only has to exist.\nimpl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}",
         ),
     };
     let mut snippet = format!(
-        "#[backend_extension({})]\npub trait {trait_name}: Backend {{\n    {signature}\n}}",
-        declaration.selectors()
+        "#[backend_extension({})]\npub trait {}: Backend {{\n    {signature}\n}}",
+        declaration.selectors(),
+        op.trait_name()
     );
     if declaration.autodiff {
         snippet.push_str("\n\n");

@@ -31,6 +31,15 @@ impl OpKind {
         }
     }
 
+    /// The op's extension trait, as declared in `src/ops/`.
+    pub fn trait_name(self) -> &'static str {
+        match self {
+            OpKind::Scale => "ScaleOps",
+            OpKind::LeakyRelu => "LeakyReluOps",
+            OpKind::ShiftIds => "ShiftIdsOps",
+        }
+    }
+
     /// Whether the op's tensor input (its routing tensor) holds integers.
     pub fn takes_int_input(self) -> bool {
         matches!(self, OpKind::ShiftIds)

@@ -107,7 +107,10 @@ fn shipped_expansions_match_the_macro() {
     for expansion in expanded::all() {
         let op_module = module(&source, expansion.op.name());
         let variant_module = module(op_module, expansion.declaration.module());
-        let impl_header = format!("impl {} for burn::backend::Dispatch", expansion.trait_name);
+        let impl_header = format!(
+            "impl {} for burn::backend::Dispatch",
+            expansion.op.trait_name()
+        );
         let start = variant_module.find(&impl_header).unwrap_or_else(|| {
             panic!(
                 "`{impl_header}` not found in {}",

@@ -293,11 +293,11 @@ fn check_highlight(cell: &Cell, observed: Observed) -> Result<(), Failed> {
             format!("type _B = {backend_type};"),
         ),
         Observed::Ran(Route::AutodiffImpl) => (
-            format!("let __output = <_B as {}>::{op}(", trait_name(cell.op)),
+            format!("let __output = <_B as {}>::{op}(", cell.op.trait_name()),
             format!("burn::backend::Autodiff<{backend_type},"),
         ),
         Observed::Ran(_) => (
-            format!("let __output = <_B as {}>::{op}(", trait_name(cell.op)),
+            format!("let __output = <_B as {}>::{op}(", cell.op.trait_name()),
             format!("type _B = {backend_type};"),
         ),
     };
@@ -311,14 +311,6 @@ fn check_highlight(cell: &Cell, observed: Observed) -> Result<(), Failed> {
         return Err(format!("highlighted arm does not contain `{arm_must_contain}`").into());
     }
     Ok(())
-}
-
-fn trait_name(op: OpKind) -> &'static str {
-    match op {
-        OpKind::Scale => "ScaleOps",
-        OpKind::LeakyRelu => "LeakyReluOps",
-        OpKind::ShiftIds => "ShiftIdsOps",
-    }
 }
 
 fn check(cell: Cell) -> Result<(), Failed> {

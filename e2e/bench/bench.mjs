@@ -122,7 +122,7 @@ async function sizeLatency(browser) {
     const runs = size >= 1048576 ? Math.min(RUNS, 20) : RUNS;
     results.push({ elements: size, ...(await latency(page, runs)) });
   }
-  const baseline = await runBaseline(page, SIZES, RUNS);
+  const baseline = (await runBaseline(page, SIZES, RUNS)).map(stats);
   await page.close();
   return SIZES.map((size, i) => ({
     elements: size,

@@ -4,7 +4,7 @@
 // does for one op, minus burn, the worker and the UI. The pipeline is created once, as burn
 // caches its kernels.
 
-/** Median and p95 (ms) of `runs` runs per size, measured inside `page`. */
+/** The timings (ms) of `runs` runs per size, measured inside `page`: one array per size. */
 export async function runBaseline(page, sizes, runs) {
   return page.evaluate(
     async ({ sizes, runs }) => {
@@ -21,11 +21,6 @@ export async function runBaseline(page, sizes, runs) {
           }`,
       });
       const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-      const stat = (samples) => {
-        const sorted = [...samples].sort((a, b) => a - b);
-        const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-        return { runs: sorted.length, median_ms: Math.round(at(0.5) * 100) / 100, p95_ms: Math.round(at(0.95) * 100) / 100 };
-      };
       const results = [];
       for (const size of sizes) {
         const data = new Float32Array(size).map((_, i) => ((i % 1000) - 500) / 8);
@@ -64,7 +59,7 @@ export async function runBaseline(page, sizes, runs) {
           // The first run compiles the pipeline: not counted, as burn's first run is not.
           if (i > 0) samples.push(performance.now() - started);
         }
-        results.push(stat(samples));
+        results.push(samples);
       }
       device.destroy();
       return results;

@@ -182,16 +182,15 @@ impl EngineClient {
         }
         inner.next_request += 1;
         let id = inner.next_request;
-        let (message, sender, sent) = if !inner.queued_cases.is_empty() {
+        let (message, sender) = if !inner.queued_cases.is_empty() {
             let (case, sender) = inner.queued_cases.remove(0);
-            (ToWorker::RunCase { id, case }, sender, None)
+            (ToWorker::RunCase { id, case }, sender)
         } else if let Some((mut scenario, sender)) = inner.queued_scenario.take() {
             // Without a usable GPU every run goes to the CPU; the caller learns what was sent.
             if gpu.is_err() {
                 scenario.backend = BackendChoice::Cpu;
             }
-            let sent = Some(scenario.clone());
-            (ToWorker::Run { id, scenario }, sender, sent)
+            (ToWorker::Run { id, scenario }, sender)
         } else {
             return;
         };
@@ -205,6 +204,11 @@ impl EngineClient {
                 .post_message(&bytes)
                 .map_err(|error| format!("{error:?}"))
         });
+        // Encoded: the scenario itself now goes back to the caller (and is kept for a re-run).
+        let sent = match message {
+            ToWorker::Run { scenario, .. } => Some(scenario),
+            ToWorker::RunCase { .. } => None,
+        };
         match posted {
             Ok(()) => {
                 inner.in_flight = Some((id, sender, sent));
@@ -218,13 +222,20 @@ impl EngineClient {
         }
     }
 
-    /// Abandons request `id` if it is still unanswered after [`RUN_TIMEOUT_MS`].
-    fn watch_run(&self, id: u64) {
+    /// Calls `check` after `ms`, unless the client is gone by then.
+    fn after(&self, ms: u32, check: impl FnOnce(&EngineClient) + 'static) {
         let weak = Rc::downgrade(&self.0);
         wasm_bindgen_futures::spawn_local(async move {
-            gloo_timers::future::TimeoutFuture::new(RUN_TIMEOUT_MS).await;
-            let Some(inner) = weak.upgrade() else { return };
-            let client = EngineClient(inner);
+            gloo_timers::future::TimeoutFuture::new(ms).await;
+            if let Some(inner) = weak.upgrade() {
+                check(&EngineClient(inner));
+            }
+        });
+    }
+
+    /// Abandons request `id` if it is still unanswered after [`RUN_TIMEOUT_MS`].
+    fn watch_run(&self, id: u64) {
+        self.after(RUN_TIMEOUT_MS, move |client| {
             let stuck = client
                 .0
                 .borrow()
@@ -248,11 +259,7 @@ impl EngineClient {
     /// Replaces worker `id` if it is still the current one and not ready after
     /// [`START_TIMEOUT_MS`].
     fn watch_start(&self, id: u64) {
-        let weak = Rc::downgrade(&self.0);
-        wasm_bindgen_futures::spawn_local(async move {
-            gloo_timers::future::TimeoutFuture::new(START_TIMEOUT_MS).await;
-            let Some(inner) = weak.upgrade() else { return };
-            let client = EngineClient(inner);
+        self.after(START_TIMEOUT_MS, move |client| {
             let stuck = client
                 .0
                 .borrow()
