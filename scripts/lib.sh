@@ -8,7 +8,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The CLI must match the wasm-bindgen crate; Trunk.toml names that version for trunk too.
 WASM_BINDGEN_VERSION="$(sed -n 's/^wasm_bindgen = "\(.*\)"$/\1/p' "$ROOT/Trunk.toml")"
 TRUNK_VERSION=0.22.1
-export PATH="$HOME/.cargo/bin:$PATH"
+# Cargo's home as rustup and cargo define it: tools land in its bin/, which need not be on PATH yet.
+CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+export PATH="$CARGO_HOME/bin:$PATH"
+# Where `cargo install` compiles the tools: beside cargo's home, never in the project's target dir.
+TOOLS_TARGET_DIR="${TOOLS_TARGET_DIR:-$CARGO_HOME/install-target}"
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -36,11 +40,19 @@ ensure_wasm_target() {
   }
 }
 
+# rustfmt for the format check (rustup's minimal profile leaves it out).
+ensure_rustfmt() {
+  cargo fmt --version >/dev/null 2>&1 || {
+    step "adding rustfmt"
+    rustup component add rustfmt
+  }
+}
+
 ensure_wasm_bindgen() {
   if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
     step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (several minutes, once)"
     # `--locked` fails on this crate's lockfile with current registries; the version pin is exact.
-    CARGO_TARGET_DIR="$HOME/.cache/cargo-install-target" \
+    CARGO_TARGET_DIR="$TOOLS_TARGET_DIR" \
       cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
   fi
 }
@@ -49,9 +61,33 @@ ensure_trunk() {
   if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
     step "installing trunk $TRUNK_VERSION (10-25 minutes, once)"
     # trunk's release profile uses fat LTO; plain release is several times faster to build.
-    CARGO_TARGET_DIR="$HOME/.cache/cargo-install-target" CARGO_PROFILE_RELEASE_LTO=false \
+    CARGO_TARGET_DIR="$TOOLS_TARGET_DIR" CARGO_PROFILE_RELEASE_LTO=false \
       cargo install trunk --version "=$TRUNK_VERSION" --locked --ignore-rust-version --force
   fi
+}
+
+# Every crate in Cargo.lock, for every target and feature (the page's Leptos as well as the
+# engine's burn): trunk builds with `--offline` (Trunk.toml), so nothing may be left to download.
+# Seconds when the registry cache is warm; run before anything compiles.
+ensure_crates() {
+  step "fetching crates (cargo fetch)"
+  cargo fetch --manifest-path "$ROOT/Cargo.toml"
+}
+
+# Everything a build needs that comes over the network, first: a missing package, a registry that
+# cannot be reached or a tool that will not install fails here, before any long compile.
+# Arguments: Debian packages beyond the build's own; `--node` adds the Node tooling in e2e/.
+ensure_setup() {
+  local node=0 packages=(curl)
+  for arg in "$@"; do
+    if [ "$arg" = --node ]; then node=1; else packages+=("$arg"); fi
+  done
+  ensure_packages "${packages[@]}"
+  [ "$node" = 0 ] || ensure_node_tools
+  ensure_wasm_target
+  ensure_crates
+  ensure_wasm_bindgen
+  ensure_trunk
 }
 
 # Node tooling in e2e/: Playwright for the browser tests and benchmarks, binaryen's wasm-opt.

@@ -11,9 +11,10 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-ensure_packages mesa-vulkan-drivers chromium iproute2
-ensure_wasm_target
-ensure_node_tools
+# Set-up first (packages, Node tooling, crates, wasm-bindgen-cli, trunk), so that a network or
+# version problem stops the run in its first minutes rather than after the builds.
+ensure_setup --node mesa-vulkan-drivers chromium iproute2
+ensure_rustfmt
 
 step "formatting (cargo fmt --check)"
 cargo fmt --check
@@ -27,8 +28,6 @@ step "wasm32 release build of the engine library"
 # With the worker's features and profile, so trunk's build of the worker reuses every artifact.
 cargo build --profile engine-release --lib --features worker --target wasm32-unknown-unknown
 
-ensure_wasm_bindgen
-ensure_trunk
 step "trunk serve listens on 127.0.0.1 only"
 bash scripts/check-serve-local.sh
 
