@@ -92,15 +92,19 @@ ensure_setup() {
 
 # Node tooling in e2e/: Playwright for the browser tests and benchmarks, binaryen's wasm-opt.
 ensure_node_tools() {
-  if [ ! -x "$ROOT/e2e/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/e2e/node_modules/@playwright/test" ]; then
+  # npm records what it installed in node_modules/.package-lock.json: reinstall when the lockfile
+  # asks for something else.
+  if ! cmp -s <(sed -n '/"node_modules\//,$p' "$ROOT/e2e/package-lock.json") \
+    <(sed -n '/"node_modules\//,$p' "$ROOT/e2e/node_modules/.package-lock.json" 2>/dev/null); then
     step "installing the Node tooling (Playwright, binaryen)"
     (cd "$ROOT/e2e" && npm ci --no-audit --no-fund)
   fi
 }
 
-# Finishes a release dist/ for shipping: the Content-Security-Policy, and the engine's wasm
-# shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108 produces a wasm that breaks in
-# browsers). Kept out of `trunk serve`: wasm-opt takes minutes.
+# Finishes a release dist/ for shipping: the Content-Security-Policy, the engine's wasm shrunk
+# with wasm-opt -Oz (npm binaryen; Debian's binaryen 108 produces a wasm that breaks in
+# browsers), and precompressed .br/.gz copies of every file. Kept out of `trunk serve`: wasm-opt
+# takes minutes.
 optimize_dist() {
   ensure_node_tools
   node "$ROOT/scripts/add-csp.mjs" "$ROOT/dist/index.html"
@@ -110,4 +114,6 @@ optimize_dist() {
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$wasm"
+  step "precompressing dist/ (brotli, gzip)"
+  node "$ROOT/scripts/compress-dist.mjs" "$ROOT/dist"
 }

@@ -8,4 +8,4 @@ ensure_packages chromium
 ensure_node_tools
 [ -f dist/index.html ] || { echo "build dist/ first: bash scripts/test.sh or bash scripts/bench.sh" >&2; exit 1; }
 cd e2e
-SOAK_RUNS="${SOAK_RUNS:-1000}" npx playwright test tests/reliability.spec.js -g soak
+SOAK_RUNS="${SOAK_RUNS:-1000}" npx playwright test tests/reliability.spec.js -g "soak: every cell"

@@ -5,46 +5,45 @@
 //! that routing panics. This crate runs the *real* generated routing, natively and in the browser
 //! (WebGPU through burn-wgpu), and reports what it did: the result and gradient, or the panic.
 //!
-//! ## The pipeline
+//! ## The map
+//!
+//! Two wasm binaries of one crate, and the native tests, share one library. Arrows are imports;
+//! they only point down.
 //!
 //! ```text
-//!  ops ──▶ engine ──▶ protocol ──▶ worker ═══ postMessage ═══ ui
-//!  (burn's generated     Scenario → Outcome    (Web Worker)         (Leptos page)
-//!   routing, kernels)
+//!   engine worker (wasm, Web Worker)          page (wasm, Leptos)
+//!   ─────────────────────────────────         ───────────────────────────────
+//!   worker   wasm entry: WebGPU probe,         ui       components, and the shell
+//!     │      run loop, progress                  │      that runs client's commands
+//!     ▼                                          ├──────────────┐
+//!   engine   Scenario → Outcome, training        ▼              ▼
+//!     │      panics caught, facts recorded     client         teach
+//!     ▼                                        engine client  parsing, form + URL,
+//!   ops      burn's generated routing,         state machine  explanations, routing
+//!     │      kernels, backward passes              │          view, gallery, export
+//!     │                                            │              │
+//!     └────────────────────▶ model ◀───────────────┴──────────────┘
+//!                  catalog, scenario, outcome, protocol (plain data)
 //! ```
 //!
-//! - [`ops`]: the custom ops, each stamped under every declaration by burn's real macro, with
-//!   kernels, backward passes and builtin references side by side.
-//! - [`engine`]: `Scenario → Outcome`; calls the generated routing, captures panics with a hook,
-//!   records which implementation ran, reads results back asynchronously. Also runs the
-//!   gallery's snippets.
-//! - [`protocol`]: the messages between the page and the engine worker.
-//! - `worker` (feature `worker`): the engine worker's wasm entry: WebGPU probe and init, panic
-//!   hook, run loop.
-//! - `ui` (feature `ui`): the page: controls, outcome, generated-code view, gallery, engine
-//!   client, URL state.
+//! - [`model`]: plain data both sides share — the declaration [`model::catalog`], the
+//!   [`model::scenario`], the observed [`model::outcome`], the worker [`model::protocol`].
+//! - `ops` (feature `engine`): the custom ops, each stamped once per catalog line by burn's real
+//!   macro, with kernels, backward passes and builtin references side by side.
+//! - `engine` (feature `engine`): `Scenario → Outcome`; calls the generated routing, captures
+//!   panics, records which implementation ran and what the routing tensor was, reads results
+//!   back asynchronously. The same code runs natively (the tests) and in the worker.
+//! - `worker` (feature `worker`): the engine worker's wasm entry.
+//! - [`client`]: the page's engine client as a state machine (events in, commands out).
+//! - [`teach`]: page-only knowledge, tested natively.
+//! - `ui` (feature `ui`): the Leptos page.
 //!
-//! Plain data shared by both sides (no burn, no browser):
-//! - [`scenario`] (what to run), [`input`] (text → typed arguments), [`form`] (the editable
-//!   state and its URL form), [`outcome`] (what was observed);
-//! - [`expanded`] (the routing rustc expanded, shipped with the page), [`route_view`] (the arm a
-//!   run went through), [`highlight`] (Rust syntax colouring), [`explain`] (meanings and fixes),
-//!   [`gallery`] (the related-errors cards), [`present`] (numbers and names as shown).
-//!
-//! Features: `engine` (default: [`ops`], [`engine`]), `worker`, `ui`. The
-//! page's binary builds without `engine`, so UI edits never rebuild burn.
+//! Features: `engine` (default), `worker` (engine + browser bindings), `ui` (the page: no burn,
+//! so UI edits never rebuild the engine).
 
-pub mod expanded;
-pub mod explain;
-pub mod form;
-pub mod gallery;
-pub mod highlight;
-pub mod input;
-pub mod outcome;
-pub mod present;
-pub mod protocol;
-pub mod route_view;
-pub mod scenario;
+pub mod client;
+pub mod model;
+pub mod teach;
 
 #[cfg(feature = "engine")]
 pub mod engine;

@@ -1,11 +1,11 @@
 //! The form and its URL form: round trips, hostile links, and the words the page shows.
 
-use burn_extension_playground::form::{Form, MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem};
-use burn_extension_playground::outcome::{ImplCall, Phase, Values};
-use burn_extension_playground::present::{max_abs_difference, short_path, values_text};
-use burn_extension_playground::scenario::{
+use burn_extension_playground::model::outcome::{ImplCall, Phase, Values};
+use burn_extension_playground::model::scenario::{
     BackendChoice, Declaration, Fix, IntInput, OpArgs, OpKind, Scenario,
 };
+use burn_extension_playground::teach::form::{Form, MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem};
+use burn_extension_playground::teach::present::{short_path, values_text};
 use proptest::prelude::*;
 
 #[test]
@@ -34,7 +34,7 @@ fn default_form_is_the_int_op_in_a_training_loop() {
 fn query_lists_every_setting() {
     assert_eq!(
         Form::default().to_query(),
-        "op=shift_ids&declares_autodiff=no&declares_flex=yes&grad=on&require_grad=off&fix=none&backend=gpu&x=0%2C+7%2C+41%2C+3&param=1000"
+        "op=shift_ids&declares_autodiff=no&declares_flex=yes&grad=on&require_grad=off&fix=none&backend=gpu&x=0%2C+7%2C+41%2C+3&param=1000&steps=200&lr=0.05&optimizer=adam"
     );
 }
 
@@ -42,10 +42,7 @@ fn query_lists_every_setting() {
 fn query_round_trips() {
     let mut form = Form::default();
     form.op = OpKind::LeakyRelu;
-    form.declaration = Declaration {
-        autodiff: true,
-        flex: false,
-    };
+    form.declaration = Declaration::CubeAutodiff;
     form.grad_context = false;
     form.require_grad = true;
     form.fix = Fix::Detach;
@@ -58,13 +55,7 @@ fn query_round_trips() {
     assert_eq!(read.texts().tensor, "1 & 2; <3>\n=4%");
     assert_eq!(read.op, OpKind::LeakyRelu);
     assert_eq!(read.fix, Fix::Detach);
-    assert_eq!(
-        read.declaration,
-        Declaration {
-            autodiff: true,
-            flex: false
-        }
-    );
+    assert_eq!(read.declaration, Declaration::CubeAutodiff);
 }
 
 #[test]
@@ -162,18 +153,15 @@ fn values_are_shown_exactly_and_cut_when_long() {
 #[test]
 fn differences_compare_like_with_like() {
     assert_eq!(
-        max_abs_difference(
-            &Values::Float(vec![1.0, 2.0]),
-            &Values::Float(vec![1.5, 2.0])
-        ),
+        Values::Float(vec![1.0, 2.0]).max_abs_difference(&Values::Float(vec![1.5, 2.0])),
         Some(0.5)
     );
     assert_eq!(
-        max_abs_difference(&Values::Float(vec![1.0]), &Values::Int(vec![1])),
+        Values::Float(vec![1.0]).max_abs_difference(&Values::Int(vec![1])),
         None
     );
     assert_eq!(
-        max_abs_difference(&Values::Int(vec![1]), &Values::Int(vec![1, 2])),
+        Values::Int(vec![1]).max_abs_difference(&Values::Int(vec![1, 2])),
         None
     );
 }
@@ -197,14 +185,14 @@ fn impl_lines_name_type_op_and_pass() {
         implementor: "CubeBackend".into(),
     };
     assert_eq!(
-        burn_extension_playground::present::impl_text(&call),
+        burn_extension_playground::teach::present::impl_text(&call),
         "CubeBackend::scale (backward)"
     );
 }
 
 #[test]
 fn routing_messages_are_read_from_the_generated_code() {
-    use burn_extension_playground::expanded::{RoutingPanic, panic_prefix};
+    use burn_extension_playground::teach::expanded::{RoutingPanic, panic_prefix};
     assert_eq!(
         panic_prefix(RoutingPanic::Fallback),
         Some("Backend not supported for custom op ")
@@ -217,8 +205,8 @@ fn routing_messages_are_read_from_the_generated_code() {
 
 #[test]
 fn protocol_messages_round_trip_as_bytes() {
-    use burn_extension_playground::protocol::{ToWorker, decode, encode};
-    use burn_extension_playground::scenario::FloatInput;
+    use burn_extension_playground::model::protocol::{ToWorker, decode, encode};
+    use burn_extension_playground::model::scenario::FloatInput;
     let message = ToWorker::Run {
         id: 7,
         scenario: Scenario {
@@ -239,4 +227,197 @@ fn protocol_messages_round_trip_as_bytes() {
     let bytes = encode(&message).unwrap();
     assert_eq!(decode::<ToWorker>(&bytes).unwrap(), message);
     assert!(decode::<ToWorker>(&bytes[..bytes.len() - 1]).is_err());
+}
+
+mod training_fields {
+    use burn_extension_playground::model::training::{
+        LossPoint, OptimizerChoice, ParamGradient, TrainEnd, TrainSettings,
+    };
+    use burn_extension_playground::teach::form::Form;
+    use burn_extension_playground::teach::training::{
+        TrainField, TrainInputError, TrainTexts, chart, end_text, gradients_text, parse_settings,
+    };
+
+    fn texts(steps: &str, learning_rate: &str) -> TrainTexts {
+        TrainTexts {
+            steps: steps.to_owned(),
+            learning_rate: learning_rate.to_owned(),
+        }
+    }
+
+    fn messages(steps: &str, learning_rate: &str) -> Vec<(TrainField, String)> {
+        parse_settings(&texts(steps, learning_rate), OptimizerChoice::Adam)
+            .err()
+            .unwrap_or_default()
+            .iter()
+            .map(|error| (error.field(), error.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn good_settings_parse() {
+        assert_eq!(
+            parse_settings(&texts(" 250 ", "0.01"), OptimizerChoice::Sgd),
+            Ok(TrainSettings {
+                steps: 250,
+                learning_rate: 0.01,
+                optimizer: OptimizerChoice::Sgd
+            })
+        );
+        assert_eq!(
+            Form::default().train_settings(),
+            Ok(TrainSettings {
+                steps: 200,
+                learning_rate: 0.05,
+                optimizer: OptimizerChoice::Adam
+            })
+        );
+    }
+
+    #[test]
+    fn bad_settings_get_a_message_next_to_their_field() {
+        let steps = |message: &str| vec![(TrainField::Steps, message.to_owned())];
+        let rate = |message: &str| vec![(TrainField::LearningRate, message.to_owned())];
+        let range = "Steps must be a whole number from 1 to 10,000.";
+        assert_eq!(messages("", "0.1"), steps("Enter a number of steps."));
+        for bad in ["0", "-5", "10001", "2.5", "NaN", "1e3", "99999999999"] {
+            assert_eq!(messages(bad, "0.1"), steps(range), "{bad}");
+        }
+        assert_eq!(messages("10", " "), rate("Enter a learning rate."));
+        for bad in ["NaN", "inf", "-inf", "fast", "1e39"] {
+            assert_eq!(
+                messages("10", bad),
+                rate("The learning rate must be a finite number, like 0.05."),
+                "{bad}"
+            );
+        }
+        for bad in ["0", "-0.1", "-0"] {
+            assert_eq!(
+                messages("10", bad),
+                rate("The learning rate must be above 0."),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            messages("10", "10.5"),
+            rate("The learning rate must be at most 10.")
+        );
+        assert_eq!(
+            messages("0", "0"),
+            vec![
+                (TrainField::Steps, range.to_owned()),
+                (
+                    TrainField::LearningRate,
+                    "The learning rate must be above 0.".to_owned()
+                )
+            ]
+        );
+        assert_eq!(
+            TrainInputError::Empty(TrainField::Steps).field(),
+            TrainField::Steps
+        );
+    }
+
+    #[test]
+    fn training_settings_live_in_the_link() {
+        let mut form = Form::default();
+        form.train = texts("75", "0.2");
+        form.optimizer = OptimizerChoice::Sgd;
+        let (read, notices) = Form::from_query(&form.to_query());
+        assert_eq!(notices, vec![]);
+        assert_eq!(read.train, texts("75", "0.2"));
+        assert_eq!(read.optimizer, OptimizerChoice::Sgd);
+    }
+
+    #[test]
+    fn the_chart_draws_both_curves_on_a_log_scale_and_skips_losses_it_cannot_draw() {
+        let points = [
+            LossPoint {
+                step: 0,
+                custom: 10.0,
+                builtin: 10.0,
+            },
+            LossPoint {
+                step: 50,
+                custom: 1.0,
+                builtin: f32::NAN,
+            },
+            LossPoint {
+                step: 100,
+                custom: 0.1,
+                builtin: 0.0,
+            },
+        ];
+        let drawn = chart(&points, 100);
+        // x from 52 to 588 for steps 0..100; y from 10 (1e1) to 216 (1e-1) over 3 decades.
+        assert_eq!(drawn.custom, "52.0,10.0 320.0,113.0 588.0,216.0");
+        assert_eq!(drawn.builtin, "52.0,10.0");
+        assert_eq!(
+            drawn.y_ticks,
+            vec![
+                (216.0, "1e-1".to_owned()),
+                (113.0, "1e0".to_owned()),
+                (10.0, "1e1".to_owned())
+            ]
+        );
+        assert_eq!(
+            drawn.x_ticks,
+            vec![(52.0, "0".to_owned()), (588.0, "100".to_owned())]
+        );
+    }
+
+    #[test]
+    fn endings_and_gradients_read_as_sentences() {
+        assert_eq!(end_text(TrainEnd::Completed, 200), "Trained 200 steps.");
+        assert_eq!(
+            end_text(TrainEnd::Stopped { step: 40 }, 200),
+            "Stopped after step 40 of 200."
+        );
+        let param = |name: &str, has_gradient| ParamGradient {
+            name: name.to_owned(),
+            has_gradient,
+        };
+        assert_eq!(
+            gradients_text(&[param("a", true)]),
+            "Every parameter received a gradient."
+        );
+        assert!(
+            gradients_text(&[
+                param("hidden.weight", false),
+                param("hidden.bias", false),
+                param("output.weight", true)
+            ])
+            .starts_with("No gradient reached hidden.weight, hidden.bias: frozen")
+        );
+    }
+}
+
+#[test]
+fn the_catalog_spells_each_declaration_as_written() {
+    let spelled: Vec<(&str, &str)> = Declaration::ALL
+        .iter()
+        .map(|declaration| (declaration.module(), declaration.selectors()))
+        .collect();
+    assert_eq!(
+        spelled,
+        vec![
+            ("cube_flex", "Cube, Flex"),
+            ("cube_flex_autodiff", "Cube, Flex, Autodiff"),
+            (
+                "cube_flex_autodiff_cfg",
+                "Cube, Flex, Autodiff: cfg(feature = \"autodiff\")"
+            ),
+            ("cube", "Cube"),
+            ("cube_autodiff", "Cube, Autodiff"),
+            (
+                "cube_autodiff_cfg",
+                "Cube, Autodiff: cfg(feature = \"autodiff\")"
+            ),
+        ]
+    );
+    assert_eq!(
+        Declaration::CubeFlexAutodiffCfg.backend_tag("Flex"),
+        Some(1)
+    );
+    assert_eq!(Declaration::CubeAutodiffCfg.backend_tag("Flex"), None);
 }

@@ -2,9 +2,10 @@
 //! playground scenario card loads a scenario that does.
 
 use burn_extension_playground::engine::Engine;
-use burn_extension_playground::form::Form;
-use burn_extension_playground::gallery::{CARDS, CardScenario, GalleryCase};
-use burn_extension_playground::outcome::{CaseOutcome, Outcome};
+use burn_extension_playground::model::gallery_case::GalleryCase;
+use burn_extension_playground::model::outcome::{CaseOutcome, Outcome};
+use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::gallery::{CARDS, CardScenario};
 
 /// One engine for the whole file: burn initialises the wgpu runtime once per process.
 fn engine() -> &'static Engine {

@@ -1,11 +1,11 @@
 //! Parsing what users type: exact shapes and values, exact messages, and a property test that no
 //! text makes the parser panic.
 
-use burn_extension_playground::input::{
+use burn_extension_playground::model::scenario::{FloatInput, IntInput, OpArgs, OpKind};
+use burn_extension_playground::teach::input::{
     ArgsError, Field, InputError, MAX_ELEMENTS, MAX_INT_MAGNITUDE, MAX_TEXT_BYTES, parse_args,
     parse_float_scalar, parse_float_tensor, parse_int_scalar, parse_int_tensor,
 };
-use burn_extension_playground::scenario::{FloatInput, IntInput, OpArgs, OpKind};
 use proptest::prelude::*;
 
 fn float(shape: &[usize], values: &[f32]) -> FloatInput {

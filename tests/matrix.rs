@@ -1,24 +1,41 @@
-//! The whole matrix on real burn: every op × declaration (with or without `Autodiff`, with or
-//! without `Flex`) × grad context × `require_grad` × fix × backend, each cell one named test.
+//! The whole matrix on real burn: every op × declaration (each line of the catalog) × grad
+//! context × `require_grad` × fix × backend, each cell one named test.
 //!
 //! GPU cells run on burn-wgpu natively (Mesa's lavapipe Vulkan driver where there is no GPU);
-//! CPU cells on burn-flex. Each cell asserts the exact outcome: output values against the op's
-//! definition computed here in plain Rust, the gradient against its analytic derivative and the
-//! builtin reference, the implementations that ran, or the exact panic text and its location.
+//! CPU cells on burn-flex. Each cell asserts the exact outcome against [`expected`], the
+//! specification of burn 0.22.1's generated routing as the playground teaches it: output values
+//! against the op's definition computed here in plain Rust, the gradient against its analytic
+//! derivative and the builtin reference, the implementations that ran, the routing tensor, or
+//! the exact panic text and its location; and the arm of the generated code the page highlights.
+//! The engine itself never predicts any of it.
 //!
-//! The expectations below are the specification of burn 0.22.1's generated routing as the
-//! playground teaches it; the engine itself never predicts any of it.
+//! Every cell also writes its row of the golden table, `tests/golden/matrix.json`: what the page
+//! must show for it (route, values as printed, panic text and location, explanation, highlighted
+//! lines). The committed table must equal what the engine does now — a cell fails when its row
+//! differs — and the browser tests (`e2e/`) drive the page through the same cells and compare
+//! it with the same rows. `UPDATE_GOLDEN=1 cargo test --test matrix` rewrites the table.
 
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
 
 use burn_extension_playground::engine::Engine;
-use burn_extension_playground::expanded;
-use burn_extension_playground::outcome::{Completed, ImplCall, Outcome, Phase, Route, Values};
-use burn_extension_playground::route_view::{Observed, locate};
-use burn_extension_playground::scenario::{
-    BackendChoice, Declaration, Fix, FloatInput, IntInput, OpArgs, OpKind, Scenario,
+use burn_extension_playground::model::outcome::{
+    Completed, ImplCall, Outcome, PanicReport, Phase, Route, RoutingTensor, Values,
 };
+use burn_extension_playground::model::scenario::{
+    AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
+};
+use burn_extension_playground::teach::expanded;
+use burn_extension_playground::teach::explain::PanicKind;
+use burn_extension_playground::teach::form::{autodiff_name, backend_name, fix_name};
+use burn_extension_playground::teach::input::parse_args;
+use burn_extension_playground::teach::present::{
+    panic_location_text, route_title, shape_text, values_text,
+};
+use burn_extension_playground::teach::route_view::{Highlight, Observed, locate};
 use libtest_mimic::{Arguments, Failed, Trial};
+use serde::{Deserialize, Serialize};
 
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
@@ -40,7 +57,7 @@ impl Cell {
     fn all() -> Vec<Cell> {
         let mut cells = Vec::new();
         for op in OpKind::ALL {
-            for declaration in Declaration::ALL {
+            for &declaration in Declaration::ALL {
                 for grad_context in [false, true] {
                     for require_grad in [false, true] {
                         for fix in Fix::ALL {
@@ -64,9 +81,9 @@ impl Cell {
 
     fn name(&self) -> String {
         format!(
-            "{}::{}::{}::{}::fix_{}::{}",
+            "{}::declared_{}::{}::{}::fix_{}::{}",
             self.op.name(),
-            format!("declared_{}", self.declaration.module()),
+            self.declaration.module(),
             if self.grad_context {
                 "grad_context"
             } else {
@@ -77,55 +94,41 @@ impl Cell {
             } else {
                 "no_require_grad"
             },
-            format!("{:?}", self.fix).to_lowercase(),
-            format!("{:?}", self.backend).to_lowercase(),
+            fix_name(self.fix),
+            backend_name(self.backend),
         )
+    }
+
+    fn scenario(&self) -> Scenario {
+        let (tensor, param) = input_texts(self.op);
+        Scenario {
+            args: parse_args(self.op, tensor, param).expect("the matrix inputs parse"),
+            declaration: self.declaration,
+            grad_context: self.grad_context,
+            require_grad: self.require_grad,
+            fix: self.fix,
+            backend: self.backend,
+        }
     }
 }
 
-/// Inputs: exact binary fractions, so every product below is exact in f32 on any device, and no
-/// zero in the leaky_relu input (its derivative is not defined there).
+/// The inputs, as typed into the page's fields (the browser tests type the same text). Exact
+/// binary fractions, so every product is exact in f32 on any device; `scale` is 2-D to cover
+/// that path; no zero in the leaky_relu input (its derivative is not defined there).
+fn input_texts(op: OpKind) -> (&'static str, &'static str) {
+    match op {
+        OpKind::Scale => ("1, -2, 3.5; 0.25, -0.5, 8", "2.5"),
+        OpKind::LeakyRelu => ("-2, -0.5, 0.75, 3, -8", "0.125"),
+        OpKind::ShiftIds => ("0, 7, 41, -3", "1000"),
+    }
+}
+
 const SCALE_X: [f32; 6] = [1.0, -2.0, 3.5, 0.25, -0.5, 8.0];
 const SCALE_FACTOR: f32 = 2.5;
 const LEAKY_X: [f32; 5] = [-2.0, -0.5, 0.75, 3.0, -8.0];
 const LEAKY_SLOPE: f32 = 0.125;
 const IDS: [i32; 4] = [0, 7, 41, -3];
 const OFFSET: i32 = 1000;
-
-fn scenario(cell: &Cell) -> Scenario {
-    let args = match cell.op {
-        // 2-D, to cover the rank-2 path.
-        OpKind::Scale => OpArgs::Scale {
-            x: FloatInput {
-                shape: vec![2, 3],
-                values: SCALE_X.to_vec(),
-            },
-            factor: SCALE_FACTOR,
-        },
-        OpKind::LeakyRelu => OpArgs::LeakyRelu {
-            x: FloatInput {
-                shape: vec![LEAKY_X.len()],
-                values: LEAKY_X.to_vec(),
-            },
-            slope: LEAKY_SLOPE,
-        },
-        OpKind::ShiftIds => OpArgs::ShiftIds {
-            ids: IntInput {
-                shape: vec![IDS.len()],
-                values: IDS.to_vec(),
-            },
-            offset: OFFSET,
-        },
-    };
-    Scenario {
-        args,
-        declaration: cell.declaration,
-        grad_context: cell.grad_context,
-        require_grad: cell.require_grad,
-        fix: cell.fix,
-        backend: cell.backend,
-    }
-}
 
 /// What burn 0.22.1 does in a cell.
 #[derive(Debug, PartialEq)]
@@ -158,9 +161,12 @@ fn expected(cell: &Cell) -> Expected {
     let backend_not_supported = Expected::RoutingPanics {
         message: format!("not implemented: Backend not supported for custom op `{op}`"),
     };
+    let autodiff_not_supported = Expected::RoutingPanics {
+        message: format!("not implemented: Autodiff not supported for custom op `{op}`"),
+    };
     // A Flex tensor meets an op declared without `Flex`: no arm matches its backend, in any
     // context, and the generated fallback fires.
-    if cell.backend == BackendChoice::Cpu && !cell.declaration.flex {
+    if cell.backend == BackendChoice::Cpu && !cell.declaration.flex() {
         return backend_not_supported;
     }
     // Detached inputs, and any input outside a grad context, take the concrete route.
@@ -170,22 +176,23 @@ fn expected(cell: &Cell) -> Expected {
             gradient: false,
         };
     }
-    match (cell.declaration.autodiff, float) {
-        // A float input on an autodiff device is autodiff-wrapped; without the `Autodiff`
-        // selector no arm matches it and the generated fallback fires.
-        (false, true) => backend_not_supported,
-        // An int input is never wrapped: the concrete arm matches, then rejects the enabled
-        // autodiff context (routing.rs:1126).
-        (false, false) => Expected::RoutingPanics {
-            message: format!("not implemented: Autodiff not supported for custom op `{op}`"),
-        },
-        (true, true) => Expected::Runs {
+    match (cell.declaration.autodiff(), float) {
+        // A float input on an autodiff device is autodiff-wrapped. Without the `Autodiff`
+        // selector — or with it behind a cfg that is off, which compiles the wrapped-tensor
+        // arm out — no arm matches it, and the generated fallback fires.
+        (AutodiffDeclared::Absent | AutodiffDeclared::CfgOff, true) => backend_not_supported,
+        // An int input is never wrapped: the concrete arm matches, then refuses the enabled
+        // autodiff context — by its `let … else` check (routing.rs:1126) without the selector,
+        // by the fallback of its context match when the selector's cfg compiled the enabled arm
+        // out.
+        (AutodiffDeclared::Absent | AutodiffDeclared::CfgOff, false) => autodiff_not_supported,
+        (AutodiffDeclared::Listed, true) => Expected::Runs {
             route: Route::AutodiffImpl,
             gradient: cell.require_grad,
         },
         // Ints have no float input, so the autodiff impl is not needed: the concrete result is
         // re-wrapped in the enabled context.
-        (true, false) => Expected::Runs {
+        (AutodiffDeclared::Listed, false) => Expected::Runs {
             route: Route::ConcreteInAutodiffContext,
             gradient: false,
         },
@@ -235,6 +242,18 @@ fn expected_impls(cell: &Cell, route: Route, gradient: bool) -> Vec<ImplCall> {
     }
 }
 
+/// The routing tensor the op's call hands to the generated routing: on the cell's backend,
+/// autodiff-wrapped when it is a float on an autodiff device and not detached.
+fn expected_routing_tensor(cell: &Cell) -> Option<RoutingTensor> {
+    let float = !cell.op.takes_int_input();
+    let on_autodiff = cell.grad_context && cell.fix != Fix::Detach;
+    (cell.fix != Fix::Builtin).then(|| RoutingTensor {
+        backend: cell.backend.selector().to_owned(),
+        autodiff_wrapped: float && on_autodiff,
+        autodiff_context: on_autodiff,
+    })
+}
+
 /// Output and derivative, from each op's definition.
 fn expected_values(op: OpKind) -> (Values, Option<Vec<f32>>) {
     match op {
@@ -263,69 +282,147 @@ fn expected_values(op: OpKind) -> (Values, Option<Vec<f32>>) {
     }
 }
 
-/// The arm the page highlights for this outcome is the arm that produces it.
-fn check_highlight(cell: &Cell, observed: Observed) -> Result<(), Failed> {
-    let source = expanded::source(cell.op, cell.declaration).ok_or("no shipped expansion")?;
-    let lines: Vec<&str> = source.lines().collect();
-    let highlight = locate(source, cell.backend, observed);
-    if observed == Observed::Ran(Route::Builtin) {
-        return ensure_eq("highlight for builtin ops", &highlight, &None);
-    }
-    let highlight = highlight.ok_or_else(|| format!("no arm located for {observed:?}"))?;
-    let focus: Vec<&str> = highlight
-        .focus
-        .iter()
-        .map(|&line| lines[line].trim())
-        .collect();
-    let arm = lines[highlight.arm.0..=highlight.arm.1].join("\n");
+/// What the page's routing view must highlight for an observation: the deciding line, and the
+/// arm around it.
+#[derive(Debug)]
+struct HighlightSpec {
+    /// A highlighted deciding line contains this.
+    decisive: String,
+    /// The arm's first line, trimmed, starts with this.
+    arm_starts: String,
+    /// The arm contains this (whitespace ignored).
+    arm_contains: String,
+}
+
+fn highlight_spec(cell: &Cell, observed: Option<Observed>) -> Option<HighlightSpec> {
+    let observed = observed?;
     let backend_type = match cell.backend {
         BackendChoice::Gpu => "burn::backend::Cube",
         BackendChoice::Cpu => "burn::backend::Flex",
     };
+    let tag = cell.declaration.backend_tag(cell.backend.selector());
+    let backend_arm = tag.map(|tag| format!("({tag}usize, __has_float_input) =>"));
     let op = cell.op.name();
-    let (decisive, arm_must_contain) = match observed {
-        Observed::BackendNotSupported => (
-            format!("format_args!(\"Backend not supported for custom op `{{0}}`\", \"{op}\")"),
-            String::new(),
-        ),
-        Observed::AutodiffNotSupported => (
-            format!("format_args!(\"Autodiff not supported for custom op `{{0}}`\", \"{op}\")"),
-            format!("type _B = {backend_type};"),
-        ),
-        Observed::Ran(Route::AutodiffImpl) => (
-            format!("let __output = <_B as {}>::{op}(", cell.op.trait_name()),
-            format!("burn::backend::Autodiff<{backend_type},"),
-        ),
-        Observed::Ran(_) => (
-            format!("let __output = <_B as {}>::{op}(", cell.op.trait_name()),
-            format!("type _B = {backend_type};"),
-        ),
+    let call = format!("let __output = <_B as {}>::{op}(", cell.op.trait_name());
+    let message = |text: &str| format!("\"{text} for custom op `{{0}}`\"");
+    Some(match observed {
+        Observed::Ran(Route::Builtin) => return None,
+        // The outer match's last arm: the tag matched no backend arm.
+        Observed::BackendNotSupported => HighlightSpec {
+            decisive: message("Backend not supported"),
+            arm_starts: "_ => {".to_owned(),
+            arm_contains: "::core::panicking::panic_fmt".to_owned(),
+        },
+        // The backend arm of the routing tensor's backend refused the enabled context.
+        Observed::AutodiffNotSupported => HighlightSpec {
+            decisive: message("Autodiff not supported"),
+            arm_starts: backend_arm?,
+            arm_contains: format!("type _B = {backend_type};"),
+        },
+        Observed::Ran(Route::AutodiffImpl) => HighlightSpec {
+            decisive: call,
+            arm_starts: "(true, burn::backend::DispatchAutodiffContext::Enabled(__strategy)) =>"
+                .to_owned(),
+            arm_contains: format!("burn::backend::Autodiff<{backend_type},"),
+        },
+        Observed::Ran(_) => HighlightSpec {
+            decisive: call,
+            // With `Autodiff` listed the concrete route is the inner `(_, __ad_ctx)` arm;
+            // otherwise the whole backend arm.
+            arm_starts: match cell.declaration.autodiff() {
+                AutodiffDeclared::Absent => backend_arm?,
+                AutodiffDeclared::Listed | AutodiffDeclared::CfgOff => {
+                    "(_, __ad_ctx) =>".to_owned()
+                }
+            },
+            arm_contains: format!("type _B = {backend_type};"),
+        },
+    })
+}
+
+/// Checks `highlight` (lines of `source`) against what the page must highlight for `observed`
+/// (`None`: a panic raised outside the routing, which highlights nothing).
+fn check_highlight(
+    cell: &Cell,
+    source: &str,
+    observed: Option<Observed>,
+    highlight: Option<&Highlight>,
+) -> Result<(), Failed> {
+    let Some(spec) = highlight_spec(cell, observed) else {
+        return match highlight {
+            None => Ok(()),
+            Some(highlight) => Err(format!("nothing to highlight, got {highlight:?}").into()),
+        };
     };
-    if !focus.iter().any(|line| line.starts_with(&decisive)) {
-        return Err(format!("highlighted lines {focus:?} do not include `{decisive}`").into());
+    let highlight = highlight.ok_or_else(|| format!("no arm located for {observed:?}"))?;
+    let lines: Vec<&str> = source.lines().collect();
+    let line = |index: usize| lines.get(index).map(|line| line.trim()).unwrap_or("");
+    if highlight.arm.0 > highlight.arm.1 || highlight.arm.1 >= lines.len() {
+        return Err(format!("arm {:?} is not a range of the source", highlight.arm).into());
     }
-    if !arm
-        .replace(char::is_whitespace, "")
-        .contains(&arm_must_contain.replace(char::is_whitespace, ""))
+    let focus: Vec<&str> = highlight.focus.iter().map(|&index| line(index)).collect();
+    if !focus.iter().any(|line| line.contains(&spec.decisive)) {
+        return Err(format!(
+            "highlighted lines {focus:?} do not include `{}`",
+            spec.decisive
+        )
+        .into());
+    }
+    if highlight
+        .focus
+        .iter()
+        .any(|index| !(highlight.arm.0..=highlight.arm.1).contains(index))
     {
-        return Err(format!("highlighted arm does not contain `{arm_must_contain}`").into());
+        return Err("a deciding line lies outside the highlighted arm".into());
+    }
+    if !line(highlight.arm.0).starts_with(&spec.arm_starts) {
+        return Err(format!(
+            "the highlighted arm starts `{}`, expected `{}`",
+            line(highlight.arm.0),
+            spec.arm_starts
+        )
+        .into());
+    }
+    let arm: String = lines[highlight.arm.0..=highlight.arm.1].concat();
+    let squeeze = |text: &str| text.replace(char::is_whitespace, "");
+    if !squeeze(&arm).contains(&squeeze(&spec.arm_contains)) {
+        return Err(format!(
+            "the highlighted arm does not contain `{}`",
+            spec.arm_contains
+        )
+        .into());
     }
     Ok(())
 }
 
-fn check(cell: Cell) -> Result<(), Failed> {
-    let scenario = scenario(&cell);
-    let outcome = pollster::block_on(engine().run(&scenario));
-    match &outcome {
-        Outcome::Completed(completed) => check_highlight(&cell, Observed::Ran(completed.route))?,
-        Outcome::Panicked(report) => {
-            if let Some(observed) = Observed::from_panic(&report.message) {
-                check_highlight(&cell, observed)?;
-            }
-        }
-        Outcome::Failed(_) => {}
+/// What the run observed, as the routing view reads it.
+fn observed(outcome: &Outcome) -> Option<Observed> {
+    match outcome {
+        Outcome::Completed(completed) => Some(Observed::Ran(completed.route)),
+        Outcome::Panicked(report) => Observed::from_panic(&report.message),
+        Outcome::Failed(_) => None,
     }
-    match (expected(&cell), outcome) {
+}
+
+/// The expansion a run went through, what it observed, and the highlight located for it.
+fn highlight_of(
+    cell: &Cell,
+    outcome: &Outcome,
+) -> Option<(&'static str, Option<Observed>, Option<Highlight>)> {
+    let source = expanded::source(cell.op, cell.declaration)?;
+    let observed = observed(outcome);
+    let highlight =
+        observed.and_then(|observed| locate(source, cell.declaration, cell.backend, observed));
+    Some((source, observed, highlight))
+}
+
+fn check(cell: Cell) -> Result<GoldenRow, Failed> {
+    let scenario = cell.scenario();
+    let outcome = pollster::block_on(engine().run(&scenario));
+    let (source, observed, highlight) =
+        highlight_of(&cell, &outcome).ok_or("no shipped expansion")?;
+    check_highlight(&cell, source, observed, highlight.as_ref())?;
+    match (expected(&cell), &outcome) {
         (Expected::RequireGradPanics, Outcome::Panicked(report)) => {
             ensure_eq(
                 "panic message",
@@ -333,7 +430,11 @@ fn check(cell: Cell) -> Result<(), Failed> {
                 &"Tensor::require_grad requires autodiff; call Tensor::autodiff first",
             )?;
             ensure_eq("implementations before the panic", &report.impls, &vec![])?;
-            let location = report.location.ok_or("the panic has no location")?;
+            ensure_eq("routing tensor", &report.routing_tensor, &None)?;
+            let location = report
+                .location
+                .as_ref()
+                .ok_or("the panic has no location")?;
             if !location
                 .file
                 .ends_with("burn-tensor-0.22.1/src/tensor/api/float.rs")
@@ -342,44 +443,55 @@ fn check(cell: Cell) -> Result<(), Failed> {
                     format!("panic location {location:?} is not burn-tensor's float API").into(),
                 );
             }
-            Ok(())
         }
         (Expected::RoutingPanics { message }, Outcome::Panicked(report)) => {
-            ensure_eq("panic message", &report.message, &message)?;
-            ensure_eq("implementations before the panic", &report.impls, &vec![])?;
-            let location = report.location.ok_or("the panic has no location")?;
-            // The generated code reports the op's declaration: the line that stamps the trait
-            // under the cell's selectors.
-            let source = std::fs::read_to_string(
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&location.file),
-            )
-            .map_err(|error| format!("reading {}: {error}", location.file))?;
-            let line = source
-                .lines()
-                .nth(location.line as usize - 1)
-                .ok_or("panic line beyond the end of the file")?;
-            let stamp = format!(
-                "declare_{}_ops!({});",
-                cell.op.name(),
-                cell.declaration.selectors()
-            );
-            ensure_eq(
-                "panic location file",
-                &location.file,
-                &format!("src/ops/{}.rs", cell.op.name()),
-            )?;
-            ensure_eq(
-                "source at the panic location",
-                &line.trim(),
-                &stamp.as_str(),
-            )?;
-            Ok(())
+            check_routing_panic(&cell, &message, report)?
         }
         (Expected::Runs { route, gradient }, Outcome::Completed(completed)) => {
-            check_completed(&cell, route, gradient, &completed)
+            check_completed(&cell, route, gradient, completed)?
         }
-        (expected, outcome) => Err(format!("expected {expected:?}, got {outcome:?}").into()),
+        (expected, outcome) => {
+            return Err(format!("expected {expected:?}, got {outcome:?}").into());
+        }
     }
+    Ok(GoldenRow::of(
+        &cell,
+        &scenario,
+        &outcome,
+        source,
+        highlight.as_ref(),
+    ))
+}
+
+fn check_routing_panic(cell: &Cell, message: &str, report: &PanicReport) -> Result<(), Failed> {
+    ensure_eq("panic message", &report.message.as_str(), &message)?;
+    ensure_eq("implementations before the panic", &report.impls, &vec![])?;
+    ensure_eq(
+        "routing tensor",
+        &report.routing_tensor,
+        &expected_routing_tensor(cell),
+    )?;
+    let location = report
+        .location
+        .as_ref()
+        .ok_or("the panic has no location")?;
+    // The generated code reports where the op's trait is stamped from the catalog.
+    ensure_eq(
+        "panic location file",
+        &location.file,
+        &format!("src/ops/{}.rs", cell.op.name()),
+    )?;
+    let source = std::fs::read_to_string(manifest_dir().join(&location.file))
+        .map_err(|error| format!("reading {}: {error}", location.file))?;
+    let line = source
+        .lines()
+        .nth(location.line as usize - 1)
+        .ok_or("panic line beyond the end of the file")?;
+    ensure_eq(
+        "source at the panic location",
+        &line.trim(),
+        &"declaration_catalog!(stamp_declarations! {",
+    )
 }
 
 fn check_completed(
@@ -389,9 +501,14 @@ fn check_completed(
     completed: &Completed,
 ) -> Result<(), Failed> {
     let (values, derivative) = expected_values(cell.op);
-    let shape = scenario(cell).args.shape().to_vec();
+    let shape = cell.scenario().args.shape().to_vec();
     ensure_eq("route", &completed.route, &route)?;
     ensure_eq("backend", &completed.backend, &cell.backend)?;
+    ensure_eq(
+        "routing tensor",
+        &completed.routing_tensor,
+        &expected_routing_tensor(cell),
+    )?;
     ensure_eq("output shape", &completed.output.shape, &shape)?;
     ensure_eq("output values", &completed.output.values, &values)?;
     ensure_eq("reference values", &completed.reference.values, &values)?;
@@ -455,9 +572,279 @@ fn ensure_eq<T: PartialEq + std::fmt::Debug + ?Sized>(
     }
 }
 
+/// One cell's row of the golden table: the cell as the page's controls set it, and what the
+/// page must show, in the page's own words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GoldenRow {
+    op: String,
+    declares_autodiff: String,
+    declares_flex: bool,
+    grad_context: bool,
+    require_grad: bool,
+    fix: String,
+    backend: String,
+    /// `completed` or `panicked`.
+    outcome: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    route: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_meta: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gradient: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    panic_message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    panic_location: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    panic_meaning: Option<String>,
+    /// The highlighted deciding lines of the generated routing, trimmed.
+    highlight_focus: Vec<String>,
+    /// The first line of the highlighted arm, trimmed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    highlight_arm: Option<String>,
+}
+
+impl GoldenRow {
+    fn of(
+        cell: &Cell,
+        scenario: &Scenario,
+        outcome: &Outcome,
+        source: &str,
+        highlight: Option<&Highlight>,
+    ) -> GoldenRow {
+        let lines: Vec<&str> = source.lines().collect();
+        let mut row = GoldenRow {
+            op: cell.op.name().to_owned(),
+            declares_autodiff: autodiff_name(cell.declaration.autodiff()).to_owned(),
+            declares_flex: cell.declaration.flex(),
+            grad_context: cell.grad_context,
+            require_grad: cell.require_grad,
+            fix: fix_name(cell.fix).to_owned(),
+            backend: backend_name(cell.backend).to_owned(),
+            outcome: String::new(),
+            route: None,
+            output: None,
+            output_meta: None,
+            gradient: None,
+            panic_message: None,
+            panic_location: None,
+            panic_meaning: None,
+            highlight_focus: highlight
+                .map(|highlight| {
+                    highlight
+                        .focus
+                        .iter()
+                        .map(|&index| lines[index].trim().to_owned())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            highlight_arm: highlight.map(|highlight| lines[highlight.arm.0].trim().to_owned()),
+        };
+        match outcome {
+            Outcome::Completed(completed) => {
+                row.outcome = "completed".to_owned();
+                row.route = Some(route_title(completed.route).to_owned());
+                row.output = Some(values_text(
+                    &completed.output.values,
+                    completed.output.elements(),
+                ));
+                row.output_meta = Some(format!(
+                    "{} {}",
+                    shape_text(&completed.output.shape),
+                    completed.output.dtype
+                ));
+                row.gradient = completed
+                    .gradient
+                    .as_ref()
+                    .map(|gradient| values_text(&gradient.values, gradient.elements()));
+            }
+            Outcome::Panicked(report) => {
+                row.outcome = "panicked".to_owned();
+                row.panic_message = Some(report.message.clone());
+                row.panic_location = report.location.as_ref().map(panic_location_text);
+                row.panic_meaning = Some(
+                    PanicKind::of(report, scenario.declaration)
+                        .meaning()
+                        .to_owned(),
+                );
+            }
+            Outcome::Failed(reason) => row.outcome = format!("failed: {reason}"),
+        }
+        row
+    }
+}
+
+/// The committed table: inputs, then one row per cell, keyed by the cell's name.
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+struct GoldenTable {
+    /// The text typed into the tensor and parameter fields, per op.
+    inputs: BTreeMap<String, GoldenInputs>,
+    cells: BTreeMap<String, GoldenRow>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct GoldenInputs {
+    tensor: String,
+    param: String,
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn golden_path() -> PathBuf {
+    manifest_dir().join("tests/golden/matrix.json")
+}
+
+fn committed_table() -> &'static GoldenTable {
+    static TABLE: OnceLock<GoldenTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::fs::read_to_string(golden_path())
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    })
+}
+
+fn golden_inputs() -> BTreeMap<String, GoldenInputs> {
+    OpKind::ALL
+        .into_iter()
+        .map(|op| {
+            let (tensor, param) = input_texts(op);
+            (
+                op.name().to_owned(),
+                GoldenInputs {
+                    tensor: tensor.to_owned(),
+                    param: param.to_owned(),
+                },
+            )
+        })
+        .collect()
+}
+
+/// Wrong highlights that [`check_highlight`] must reject, one trial per kind of observation:
+/// the deciding line moved off, the arm replaced by the whole file, the focus emptied, the
+/// focus put on another arm's line. Shows that every highlight check can fail.
+fn mutation_trials() -> Vec<Trial> {
+    let representatives = [
+        (
+            "backend_not_supported",
+            OpKind::Scale,
+            Declaration::CubeFlex,
+            true,
+            BackendChoice::Gpu,
+        ),
+        (
+            "autodiff_not_supported",
+            OpKind::ShiftIds,
+            Declaration::CubeFlex,
+            true,
+            BackendChoice::Gpu,
+        ),
+        (
+            "autodiff_not_supported_cfg",
+            OpKind::ShiftIds,
+            Declaration::CubeFlexAutodiffCfg,
+            true,
+            BackendChoice::Cpu,
+        ),
+        (
+            "autodiff_impl",
+            OpKind::Scale,
+            Declaration::CubeFlexAutodiff,
+            true,
+            BackendChoice::Gpu,
+        ),
+        (
+            "concrete",
+            OpKind::LeakyRelu,
+            Declaration::CubeFlex,
+            false,
+            BackendChoice::Cpu,
+        ),
+        (
+            "concrete_in_autodiff_context",
+            OpKind::ShiftIds,
+            Declaration::CubeAutodiff,
+            true,
+            BackendChoice::Gpu,
+        ),
+    ];
+    representatives
+        .into_iter()
+        .map(|(name, op, declaration, grad_context, backend)| {
+            let cell = Cell {
+                op,
+                declaration,
+                grad_context,
+                require_grad: false,
+                fix: Fix::None,
+                backend,
+            };
+            Trial::test(
+                format!("highlight_check_rejects_wrong_highlights::{name}"),
+                move || {
+                    let outcome = pollster::block_on(engine().run(&cell.scenario()));
+                    let (source, observed, highlight) =
+                        highlight_of(&cell, &outcome).ok_or("no observation")?;
+                    let highlight = highlight.ok_or("no highlight located")?;
+                    check_highlight(&cell, source, observed, Some(&highlight))?;
+                    let last = source.lines().count() - 1;
+                    let other_line = (0..=last)
+                        .find(|line| !(highlight.arm.0..=highlight.arm.1).contains(line))
+                        .ok_or("the arm covers the whole file")?;
+                    let mutants = [
+                        (
+                            "focus moved one line down",
+                            Highlight {
+                                focus: highlight.focus.iter().map(|line| line + 1).collect(),
+                                ..highlight.clone()
+                            },
+                        ),
+                        (
+                            "arm widened to the whole file",
+                            Highlight {
+                                arm: (0, last),
+                                ..highlight.clone()
+                            },
+                        ),
+                        (
+                            "focus emptied",
+                            Highlight {
+                                focus: vec![],
+                                ..highlight.clone()
+                            },
+                        ),
+                        (
+                            "focus outside the arm",
+                            Highlight {
+                                focus: vec![other_line],
+                                ..highlight.clone()
+                            },
+                        ),
+                    ];
+                    for (what, mutant) in mutants {
+                        if check_highlight(&cell, source, observed, Some(&mutant)).is_ok() {
+                            return Err(
+                                format!("the check accepted a wrong highlight: {what}").into()
+                            );
+                        }
+                    }
+                    if check_highlight(&cell, source, observed, None).is_ok() {
+                        return Err("the check accepted no highlight at all".into());
+                    }
+                    Ok(())
+                },
+            )
+        })
+        .collect()
+}
+
 fn main() {
     let args = Arguments::from_args();
-    // Fail loudly, once, if there is no GPU adapter rather than 72 times.
+    // Fail loudly, once, if there is no GPU adapter rather than once per GPU cell.
     if let Err(reason) = engine().gpu() {
         eprintln!(
             "No wgpu adapter: {reason}\nInstall Mesa's Vulkan driver (mesa-vulkan-drivers) to run the GPU cells on the CPU."
@@ -465,9 +852,59 @@ fn main() {
         std::process::exit(1);
     }
     println!("GPU adapter: {}", engine().gpu().unwrap_or_default());
-    let trials = Cell::all()
-        .into_iter()
-        .map(|cell| Trial::test(cell.name(), move || check(cell)))
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let rows: &'static Mutex<BTreeMap<String, GoldenRow>> = Box::leak(Box::default());
+    let cells = Cell::all();
+    let mut trials: Vec<Trial> = cells
+        .iter()
+        .map(|&cell| {
+            Trial::test(cell.name(), move || {
+                let row = check(cell)?;
+                let name = cell.name();
+                rows.lock().unwrap().insert(name.clone(), row.clone());
+                if update {
+                    return Ok(());
+                }
+                match committed_table().cells.get(&name) {
+                    Some(committed) => ensure_eq("golden row", &row, committed),
+                    None => {
+                        Err("no row in tests/golden/matrix.json (UPDATE_GOLDEN=1 writes it)".into())
+                    }
+                }
+            })
+        })
         .collect();
-    libtest_mimic::run(&args, trials).exit();
+    let names: Vec<String> = cells.iter().map(Cell::name).collect();
+    trials.push(Trial::test(
+        "golden_table_has_exactly_these_cells_and_inputs",
+        move || {
+            if update {
+                return Ok(());
+            }
+            let committed: Vec<&String> = committed_table().cells.keys().collect();
+            let mut expected: Vec<&String> = names.iter().collect();
+            expected.sort();
+            ensure_eq("cells of the golden table", &committed, &expected)?;
+            ensure_eq(
+                "inputs of the golden table",
+                &committed_table().inputs,
+                &golden_inputs(),
+            )
+        },
+    ));
+    trials.extend(mutation_trials());
+    let cell_count = cells.len();
+    let conclusion = libtest_mimic::run(&args, trials);
+    // Only a full run writes the table: a filtered one would drop the other cells' rows.
+    if update && !conclusion.has_failed() && rows.lock().unwrap().len() == cell_count {
+        let table = GoldenTable {
+            inputs: golden_inputs(),
+            cells: std::mem::take(&mut *rows.lock().unwrap()),
+        };
+        let text = serde_json::to_string_pretty(&table).expect("the table serialises");
+        std::fs::create_dir_all(golden_path().parent().unwrap()).expect("tests/golden/");
+        std::fs::write(golden_path(), text + "\n").expect("writing the golden table");
+        println!("wrote {}", golden_path().display());
+    }
+    conclusion.exit();
 }

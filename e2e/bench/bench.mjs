@@ -5,10 +5,9 @@
 // run; ratios compare figures of this run only.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { BASE_ARGS, CHROMIUM, WEBGPU_ARGS } from '../playwright.config.js';
 import { Playground } from '../pages/playground.js';
 import { runBaseline } from './webgpu-baseline.mjs';
@@ -50,9 +49,19 @@ function installTimer() {
     const dom = performance.now() - started;
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const painted = performance.now() - started;
-    // The engine's own time for this run (absent when it panicked): the rest is messaging and UI.
-    const timing = document.querySelector('[data-testid="timing"]');
-    return { dom, painted, engine: timing ? Number(timing.dataset.engineMs) : null };
+    // The engine's own time for this run, and where it went (absent when it panicked): the rest
+    // is messaging and UI.
+    const timing = document.querySelector('[data-testid="timing"]')?.dataset;
+    const ms = (key) => (timing ? Number(timing[key]) : null);
+    return {
+      dom,
+      painted,
+      engine: ms('engineMs'),
+      call: ms('callMs'),
+      reference: ms('referenceMs'),
+      read: ms('readMs'),
+      compare: ms('compareMs'),
+    };
   };
 }
 
@@ -66,23 +75,27 @@ const round = (value) => Math.round(value * 100) / 100;
 /** Clicks the Run button `runs` times, each timed by `__benchClick`. */
 async function clickToPaint(page, runs) {
   return page.evaluate(async (runs) => {
-    const painted = [];
-    const dom = [];
-    const engine = [];
-    for (let i = 0; i < runs; i++) {
-      const sample = await window.__benchClick('.run-button');
-      dom.push(sample.dom);
-      painted.push(sample.painted);
-      engine.push(sample.engine);
-    }
-    return { painted, dom, engine };
+    const samples = [];
+    for (let i = 0; i < runs; i++) samples.push(await window.__benchClick('.run-button'));
+    return samples;
   }, runs);
 }
 
-/** Median/p95 of both series of clickToPaint. */
+/** Median/p95 painted, and the medians of the other series of clickToPaint. */
 async function latency(page, runs) {
-  const { painted, dom, engine } = await clickToPaint(page, runs);
-  return { ...stats(painted), dom_median_ms: stats(dom).median_ms, engine_median_ms: stats(engine).median_ms };
+  const samples = await clickToPaint(page, runs);
+  const median = (key) => stats(samples.map((sample) => sample[key])).median_ms;
+  return {
+    ...stats(samples.map((sample) => sample.painted)),
+    dom_median_ms: median('dom'),
+    engine_median_ms: median('engine'),
+    engine_parts_median_ms: {
+      call: median('call'),
+      reference: median('reference'),
+      read: median('read'),
+      compare: median('compare'),
+    },
+  };
 }
 
 function values(count) {
@@ -144,7 +157,7 @@ async function recovery(browser) {
     await playground.setDeclaresAutodiff(false);
     if ((await playground.outcomeKind()) !== 'panicked') throw new Error('expected a panic');
     samples.push(
-      (await page.evaluate(() => window.__benchClick('#declares-autodiff'))).painted,
+      (await page.evaluate(() => window.__benchClick('input[name="declares-autodiff"][value="yes"]'))).painted,
     );
     if ((await playground.outcomeKind()) !== 'completed') throw new Error('expected a result');
   }
@@ -179,18 +192,28 @@ async function navigation(browser) {
   return { cold: stats(cold), cached: stats(cached) };
 }
 
+/** Every file a visitor downloads, raw and as dist/ ships it precompressed (.gz, .br). */
 async function transferSizes() {
   const files = (await readdir(DIST)).filter((name) => /\.(wasm|js|css|html)$/.test(name));
+  const size = async (path) => (await stat(path).catch(() => null))?.size ?? null;
   const rows = [];
   for (const name of files.sort()) {
-    const bytes = await readFile(join(DIST, name));
-    rows.push({ file: name, raw_bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length });
+    const path = join(DIST, name);
+    rows.push({
+      file: name,
+      raw_bytes: await size(path),
+      gzip_bytes: await size(`${path}.gz`),
+      brotli_bytes: await size(`${path}.br`),
+    });
   }
   const wasm = rows.filter((row) => row.file.endsWith('.wasm'));
+  const sum = (list, key) => list.reduce((total, row) => total + row[key], 0);
   return {
     files: rows,
-    total_wasm_gzip_bytes: wasm.reduce((sum, row) => sum + row.gzip_bytes, 0),
-    total_gzip_bytes: rows.reduce((sum, row) => sum + row.gzip_bytes, 0),
+    total_wasm_gzip_bytes: sum(wasm, 'gzip_bytes'),
+    total_wasm_brotli_bytes: sum(wasm, 'brotli_bytes'),
+    total_gzip_bytes: sum(rows, 'gzip_bytes'),
+    total_brotli_bytes: sum(rows, 'brotli_bytes'),
   };
 }
 
@@ -236,14 +259,46 @@ async function main() {
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
+/** Each budget the playground holds itself to, against this run's figures. */
+function budgets(f) {
+  const at64k = f.size_latency.find((row) => row.elements === 65536);
+  const engine = (op) =>
+    f.op_latency.find((row) => row.op === op && row.cell === 'concrete (grad off)').engine_median_ms;
+  const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+  return [
+    ['all wasm, gzip', '≤ 1.8 MB (stretch 1.5 MB)', mb(f.transfer.total_wasm_gzip_bytes), f.transfer.total_wasm_gzip_bytes <= 1.8e6],
+    ['all wasm, brotli', 'recorded', mb(f.transfer.total_wasm_brotli_bytes), true],
+    ['scale at 64 K: engine ÷ raw WebGPU', '≤ 2×', `${at64k.ratio_engine}×`, at64k.ratio_engine <= 2],
+    ['scale at 64 K: in DOM ÷ raw WebGPU', '≤ 3.5×', `${at64k.ratio_in_dom}×`, at64k.ratio_in_dom <= 3.5],
+    ...(() => {
+      const ratio = round(engine('leaky_relu') / engine('scale'));
+      return [['leaky_relu ÷ scale, engine time', '≤ 1.5×', `${ratio}×`, ratio <= 1.5]];
+    })(),
+    ['panic → next result', '≤ 150 ms', `${f.panic_recovery.recovery.median_ms} ms`, f.panic_recovery.recovery.median_ms <= 150],
+    ['panic → next result ÷ full reload', '≤ 0.12×', `${f.panic_recovery.ratio}×`, f.panic_recovery.ratio <= 0.12],
+    ['first result, cold', '≤ 1.0 s', `${f.navigation.cold.median_ms} ms`, f.navigation.cold.median_ms <= 1000],
+    ['first result, cached', '≤ 500 ms', `${f.navigation.cached.median_ms} ms`, f.navigation.cached.median_ms <= 500],
+    ...(f.build.ui_rebuild_s !== undefined
+      ? [['rebuild after a UI-only edit', '≤ 30 s', `${f.build.ui_rebuild_s} s`, f.build.ui_rebuild_s <= 30]]
+      : []),
+    ...(f.training
+      ? [['training step ÷ one single run', '≤ 2×', `${f.training.ratio}×`, f.training.ratio <= 2]]
+      : []),
+  ];
+}
+
 async function writeMarkdown(f) {
   const lines = [
     `Measured ${f.date} on ${f.machine}; ${f.browser}; ${f.adapter.replace(/^Engine ready on WebGPU: /, 'WebGPU adapter: ')}.`,
     '',
-    '| transfer | raw | gzip -9 |',
-    '|---|---|---|',
-    ...f.transfer.files.map((row) => `| ${row.file} | ${kib(row.raw_bytes)} | ${kib(row.gzip_bytes)} |`),
-    `| **all wasm** | | **${kib(f.transfer.total_wasm_gzip_bytes)}** |`,
+    '| budget | target | this run | |',
+    '|---|---|---|---|',
+    ...budgets(f).map(([what, target, value, met]) => `| ${what} | ${target} | ${value} | ${met ? 'met' : '**missed**'} |`),
+    '',
+    '| transfer | raw | gzip -9 (.gz) | brotli 11 (.br) |',
+    '|---|---|---|---|',
+    ...f.transfer.files.map((row) => `| ${row.file} | ${kib(row.raw_bytes)} | ${kib(row.gzip_bytes)} | ${kib(row.brotli_bytes)} |`),
+    `| **all wasm** | | **${kib(f.transfer.total_wasm_gzip_bytes)}** | **${kib(f.transfer.total_wasm_brotli_bytes)}** |`,
     '',
     '| first result after navigation | median | p95 |',
     '|---|---|---|',
@@ -256,12 +311,12 @@ async function writeMarkdown(f) {
       (row) => `| ${row.op} · ${row.cell} | ${row.median_ms} ms | ${row.p95_ms} ms | ${row.dom_median_ms} ms | ${row.engine_median_ms} ms |`,
     ),
     '',
-    '| scale, elements | playground, painted | playground, in DOM | of which in the engine | raw WebGPU | ratio (painted) | ratio (in DOM) | ratio (engine) |',
-    '|---|---|---|---|---|---|---|---|',
-    ...f.size_latency.map(
-      (row) =>
-        `| ${row.elements} | ${row.playground.median_ms} ms | ${row.playground.dom_median_ms} ms | ${row.playground.engine_median_ms} ms | ${row.raw_webgpu.median_ms} ms | ${row.ratio}× | ${row.ratio_in_dom}× | ${row.ratio_engine}× |`,
-    ),
+    '| scale, elements | playground, painted | playground, in DOM | of which in the engine | engine: call · reference · read · compare | raw WebGPU | ratio (painted) | ratio (in DOM) | ratio (engine) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...f.size_latency.map((row) => {
+      const parts = row.playground.engine_parts_median_ms;
+      return `| ${row.elements} | ${row.playground.median_ms} ms | ${row.playground.dom_median_ms} ms | ${row.playground.engine_median_ms} ms | ${parts.call} · ${parts.reference} · ${parts.read} · ${parts.compare} ms | ${row.raw_webgpu.median_ms} ms | ${row.ratio}× | ${row.ratio_in_dom}× | ${row.ratio_engine}× |`;
+    }),
     '',
     '| panic recovery | median | p95 |',
     '|---|---|---|',

@@ -5,14 +5,25 @@
 //   self.__liveGpuBuffers()  GPU buffers created and not destroyed
 //   self.__gpuDevice         the GPUDevice burn-wgpu acquired
 //   self.__requests          requests received (the page keeps a spare worker that has none)
-// With `hideTimestampQuery`, adapters report no `timestamp-query` feature.
+//   self.__workerId          a random id, to tell workers apart across samples
+// With `hideTimestampQuery`, adapters report no `timestamp-query` feature. With `leak`, every
+// request leaks on purpose — one page of wasm memory and one GPU buffer — so the soak's leak
+// check can be shown to fail.
 
 /** JavaScript prepended to the bootstrap. */
-export function instrumentation({ hideTimestampQuery = false } = {}) {
+export function instrumentation({ hideTimestampQuery = false, leak = false } = {}) {
   return `
 (() => {
   self.__requests = -1; // the first message is the compiled module
-  self.addEventListener('message', () => { self.__requests += 1; });
+  self.__workerId = Math.random().toString(36).slice(2);
+  self.__leaked = [];
+  self.addEventListener('message', () => {
+    self.__requests += 1;
+    if (${leak} && self.__requests > 0) {
+      self.__engineMemory?.grow(1);
+      if (self.__gpuDevice) self.__leaked.push(self.__gpuDevice.createBuffer({ size: 256, usage: GPUBufferUsage.STORAGE }));
+    }
+  });
   const instantiate = WebAssembly.instantiate;
   WebAssembly.instantiate = async (...args) => {
     const result = await instantiate(...args);

@@ -10,6 +10,7 @@ export class Playground {
     this.outcomePanel = page.locator('section[aria-labelledby="outcome-heading"]');
     this.tensorField = page.locator('#tensor-input');
     this.paramField = page.locator('#param-input');
+    this.codeBox = page.locator('.routing pre.code');
   }
 
   /** Opens the page (optionally with a query) and waits for the engine. */
@@ -28,13 +29,33 @@ export class Playground {
     await expect(this.outcomePanel).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
   }
 
+  /** Loads a link's query through the page's own navigation (back/forward state), not a reload. */
+  async navigate(query) {
+    await this.page.evaluate((query) => {
+      history.pushState(null, '', `?${query}`);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, query);
+    await this.settled();
+  }
+
   async selectOp(name) {
     await this.page.getByRole('radio', { name: new RegExp(`^${name} `) }).check();
     await this.settled();
   }
 
+  /** @param {'no'|'yes'|'cfg_off'} choice what the declaration says about `Autodiff` */
+  async setAutodiff(choice) {
+    await this.page.locator(`input[name="declares-autodiff"][value="${choice}"]`).check();
+    await this.settled();
+  }
+
+  /** Lists `Autodiff` (with its impl), or not. */
   async setDeclaresAutodiff(on) {
-    await this.page.getByRole('checkbox', { name: /declares the Autodiff selector/ }).setChecked(on);
+    await this.setAutodiff(on ? 'yes' : 'no');
+  }
+
+  async setDeclaresFlex(on) {
+    await this.page.getByRole('checkbox', { name: /declares the Flex selector/ }).setChecked(on);
     await this.settled();
   }
 
@@ -94,14 +115,62 @@ export class Playground {
     return this.outcomePanel.getByTestId(testId).innerText();
   }
 
-  /** Text of the highlighted deciding lines of the generated routing. */
+  /** Text of the highlighted deciding lines of the generated routing, without line numbers. */
   async focusLines() {
-    return this.page.getByTestId('routing-focus').allInnerTexts();
+    const lines = await this.page.getByTestId('routing-focus').allInnerTexts();
+    return lines.map((line) => line.replace(/^\s*\d+\s*/, '').trim());
   }
 
-  /** Text of every line of the highlighted arm. */
-  async armText() {
-    return (await this.page.locator('.routing [data-arm="true"], .routing .line-focus').allInnerTexts()).join('\n');
+  /** The first line of the highlighted arm, without its line number. */
+  async armFirstLine() {
+    const first = this.page.locator('.routing [data-arm="true"], .routing .line-focus').first();
+    if ((await first.count()) === 0) return null;
+    return (await first.innerText()).replace(/^\s*\d+\s*/, '').trim();
+  }
+
+  /** Asserts that the page shows what the golden table says for `row`. */
+  async expectGoldenRow(row) {
+    expect(await this.outcomeKind(), row.name).toBe(row.outcome);
+    expect(await this.focusLines(), `${row.name}: highlighted lines`).toEqual(row.highlight_focus);
+    expect(await this.armFirstLine(), `${row.name}: highlighted arm`).toBe(row.highlight_arm ?? null);
+    if (row.outcome === 'panicked') {
+      expect(await this.text('panic-message')).toBe(row.panic_message);
+      expect(await this.text('panic-location')).toBe(row.panic_location);
+      expect(await this.text('panic-meaning')).toBe(row.panic_meaning);
+      return;
+    }
+    expect(await this.text('route')).toBe(row.route);
+    expect(await this.text('output-values')).toBe(row.output);
+    expect(await this.text('reference-values')).toBe(row.output);
+    expect(await this.text('output-difference')).toBe('0');
+    expect(await this.text('output-meta')).toBe(row.output_meta);
+    if (row.gradient) {
+      expect(await this.text('gradient-values')).toBe(row.gradient);
+      expect(await this.text('reference-gradient-values')).toBe(row.gradient);
+    } else {
+      await expect(this.outcomePanel.getByTestId('gradient-values')).toHaveCount(0);
+    }
+  }
+
+  /**
+   * Asserts that the first highlighted line of the routing is inside its code box's visible
+   * rectangle (the box scrolls, not the page), when the row highlights anything.
+   */
+  async expectHighlightVisible(row) {
+    if (row.highlight_focus.length === 0) return;
+    const focus = this.page.getByTestId('routing-focus').first();
+    await expect
+      .poll(async () => {
+        const [line, box] = await Promise.all([focus.boundingBox(), this.codeBox.evaluate(visibleRect)]);
+        return line !== null && line.y >= box.top && line.y + line.height <= box.bottom
+          && line.x >= box.left && line.x < box.right;
+      }, { message: `${row.name}: the highlighted line is inside its code box` })
+      .toBe(true);
+  }
+
+  /** The page's width beyond the viewport, in pixels (0: nothing scrolls sideways). */
+  async sidewaysOverflow() {
+    return this.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   }
 
   /** Clicks the fix button labelled `label` on the panic card. */
@@ -118,4 +187,12 @@ export class Playground {
   fieldError(field) {
     return this.page.locator(field === 'tensor' ? '#tensor-error' : '#param-error').innerText();
   }
+}
+
+/** The part of an element's box its content is visible in (its client area), in page pixels. */
+function visibleRect(element) {
+  const rect = element.getBoundingClientRect();
+  const top = rect.top + element.clientTop;
+  const left = rect.left + element.clientLeft;
+  return { top, left, bottom: top + element.clientHeight, right: left + element.clientWidth };
 }

@@ -2,7 +2,7 @@
 // text where they were, and never submits the form as a navigation.
 import { test, expect } from '@playwright/test';
 import { Playground } from '../pages/playground.js';
-import { shown } from '../expected.js';
+import { shown } from '../golden.js';
 
 test('the Run button, Enter in the parameter field and Ctrl+Enter each run once', async ({ page }) => {
   const playground = new Playground(page);

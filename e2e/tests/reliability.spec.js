@@ -4,59 +4,32 @@ import { test, expect } from '@playwright/test';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { Playground } from '../pages/playground.js';
 import { engineWorker, instrumentEngine } from '../pages/instrumented-engine.js';
-import { CELLS, OPS, expectedOutcome, shown, values } from '../expected.js';
+import { leakVerdict, soak } from '../soak.js';
 
 const SOAK_RUNS = Number(process.env.SOAK_RUNS ?? 100);
 
-test('soak: every op and cell in turn, panics included, nothing wrong, nothing lost', async ({ page }) => {
+test('soak: every cell that runs, in turn, exact, on one worker whose footprint stays flat', async ({ page }) => {
   test.setTimeout(60_000 + SOAK_RUNS * 3_000);
   await instrumentEngine(page);
   const playground = new Playground(page);
   await playground.open();
-  const samples = [];
-  for (let run = 0; run < SOAK_RUNS; run++) {
-    const cell = CELLS[run % CELLS.length];
-    const query = new URLSearchParams({
-      op: cell.op,
-      declares_autodiff: cell.declaresAutodiff ? 'yes' : 'no',
-      grad: cell.grad ? 'on' : 'off',
-      require_grad: cell.requireGrad ? 'on' : 'off',
-      fix: cell.fix,
-      x: OPS[cell.op].tensor,
-      param: OPS[cell.op].param,
-    });
-    // Through the page's own navigation (back/forward state), not a reload: the engine lives on.
-    await page.evaluate((query) => {
-      history.pushState(null, '', `?${query}`);
-      dispatchEvent(new PopStateEvent('popstate'));
-    }, query.toString());
-    await playground.settled();
-    const want = expectedOutcome(cell);
-    if (want.panic) {
-      expect(await playground.text('panic-message'), `run ${run}`).toBe(want.panic);
-    } else {
-      expect(await playground.text('output-values'), `run ${run}`).toBe(shown(values(cell.op).output));
-    }
-    await expect(playground.tensorField).toHaveValue(OPS[cell.op].tensor);
-    if (run % 12 === 11) {
-      await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
-      samples.push({
-        run: run + 1,
-        ...(await (await engineWorker(page)).evaluate(() => ({
-          wasm_memory_bytes: self.__engineMemory.buffer.byteLength,
-          live_gpu_buffers: self.__liveGpuBuffers(),
-        }))),
-      });
-    }
-  }
+  const samples = await soak(playground, SOAK_RUNS, 10);
   await mkdir('artifacts', { recursive: true });
   await writeFile('artifacts/soak.json', JSON.stringify({ runs: SOAK_RUNS, samples }, null, 2));
-  // Flat: the last sample is no larger than the largest of the first half (workers are replaced
-  // after each panic, so every sample is one worker's footprint after a dozen runs).
-  const half = samples.slice(0, Math.ceil(samples.length / 2));
-  const last = samples[samples.length - 1];
-  expect(last.wasm_memory_bytes).toBeLessThanOrEqual(Math.max(...half.map((s) => s.wasm_memory_bytes)));
-  expect(last.live_gpu_buffers).toBeLessThanOrEqual(Math.max(...half.map((s) => s.live_gpu_buffers)));
+  // One worker served the whole soak, so the samples see its memory over time, not a fresh
+  // worker's each time.
+  expect(leakVerdict(samples)).toEqual([]);
+});
+
+test("the soak's leak check fails on a synthetic leak", async ({ page }) => {
+  test.setTimeout(240_000);
+  await instrumentEngine(page, { leak: true });
+  const playground = new Playground(page);
+  await playground.open();
+  const samples = await soak(playground, 60, 6);
+  const verdict = leakVerdict(samples);
+  expect(verdict.some((problem) => problem.startsWith('wasm_memory_bytes grew'))).toBe(true);
+  expect(verdict.some((problem) => problem.startsWith('live_gpu_buffers grew'))).toBe(true);
 });
 
 /** Inputs and what the page must show for them (scale, factor 2). */
@@ -208,15 +181,62 @@ test('the GPU device lost mid-session: a plain message, a new device, the next r
   expect(await playground.text('device')).toMatch(/^WebGPU · /);
 });
 
-test('the worker script failing to load: a clear failure, no endless spinner', async ({ page }) => {
+test('the worker script failing to load: a clear failure, no endless spinner, a retry that works', async ({ page }) => {
   await page.route('**/engine-bootstrap.js', (route) => route.abort());
   const playground = new Playground(page);
-  await page.goto('/index.html');
-  await expect(playground.engineStatus).toContainText('The engine worker failed to start', { timeout: 60_000 });
-  await expect(playground.engineStatus).toContainText('Reload the page to try again.');
+  await page.goto('/index.html?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
+  await expect(playground.engineStatus).toContainText(
+    'The engine worker failed to start 3 times in a row: its script could not be loaded',
+    { timeout: 60_000 },
+  );
   await playground.settled();
   expect(await playground.outcomeKind()).toBe('failed');
   await expect(page.locator('.spinner')).toHaveCount(0);
+  // Later runs are answered at once with the same failure, never left "Running…".
+  await playground.typeParam('3');
+  expect(await playground.outcomeKind()).toBe('failed');
+  await expect(playground.outcomePanel.getByTestId('run-status')).toHaveText('');
+  // The script is back: Try again starts the engine and runs the scenario.
+  await page.unroute('**/engine-bootstrap.js');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await playground.waitForEngine();
+  await playground.settled();
+  expect(await playground.text('output-values')).toBe('3, 6');
+});
+
+test("an invalid field marks the outcome shown as the previous valid scenario's", async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
+  expect(await playground.text('output-values')).toBe('2, 4');
+  await expect(playground.outcomePanel.getByTestId('stale-note')).toHaveCount(0);
+  await playground.typeTensor('1, two');
+  await expect(playground.outcomePanel.getByTestId('stale-note')).toHaveText(
+    'A field above does not parse, so nothing ran: this is the outcome of the previous valid scenario.',
+  );
+  await expect(playground.outcomePanel.locator('.outcome')).toHaveClass(/outcome-stale/);
+  await playground.typeTensor('1, 3');
+  expect(await playground.text('output-values')).toBe('2, 6');
+  await expect(playground.outcomePanel.getByTestId('stale-note')).toHaveCount(0);
+});
+
+test('an input too large for a link: the link keeps the rest and says so; history never throws', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&param=2');
+  const big = Array.from({ length: 40_000 }, (_, i) => i % 7).join(', ');
+  await playground.typeTensor(big);
+  expect(await playground.text('output-meta')).toBe('[40000] F32');
+  await expect(page.getByTestId('share-limit')).toContainText('longer than a link can carry');
+  const url = new URL(page.url());
+  expect(url.searchParams.get('x')).toBeNull();
+  expect(url.searchParams.get('param')).toBe('2');
+  expect(page.url().length).toBeLessThan(1000);
+  // Small again: the link carries the field again and the note goes.
+  await playground.typeTensor('1, 2');
+  expect(new URL(page.url()).searchParams.get('x')).toBe('1, 2');
+  await expect(page.getByTestId('share-limit')).toHaveCount(0);
+  expect(errors).toEqual([]);
 });
 
 test('a run that never answers: a timeout with a clear message, a restart, then correct runs', async ({ page }) => {

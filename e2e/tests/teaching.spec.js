@@ -2,7 +2,7 @@
 // card shows its exact message.
 import { test, expect } from '@playwright/test';
 import { Playground } from '../pages/playground.js';
-import { shown } from '../expected.js';
+import { shown } from '../golden.js';
 
 const PANICS = [
   {
@@ -68,7 +68,23 @@ test('the panic card explains the float-op surprise', async ({ page }) => {
   const playground = new Playground(page);
   await playground.open(PANICS[0].query);
   expect(await playground.text('panic-surprise')).toContain('In burn 0.22.1 a float op never gets that far');
-  await page.screenshot({ path: 'artifacts/panic-with-fixes.png', fullPage: true });
+});
+
+test('Autodiff behind a cfg that is off: explained, and enabling the feature fixes it', async ({ page }) => {
+  const playground = new Playground(page);
+  for (const [query, message, output] of [
+    ['?op=shift_ids&declares_autodiff=cfg_off&grad=on&fix=none&x=1,2&param=10', 'not implemented: Autodiff not supported for custom op `shift_ids`', [11, 12]],
+    ['?op=scale&declares_autodiff=cfg_off&grad=on&require_grad=on&fix=none&x=1,-2&param=3', 'not implemented: Backend not supported for custom op `scale`', [3, -6]],
+  ]) {
+    await playground.open(query);
+    expect(await playground.text('panic-message')).toBe(message);
+    expect(await playground.text('panic-meaning')).toContain('behind cfg(feature = "autodiff")');
+    expect(await playground.text('panic-surprise')).toContain('cargo build --features autodiff');
+    await playground.applyFix('Enable the feature');
+    expect(await playground.outcomeKind()).toBe('completed');
+    expect(await playground.text('output-values')).toBe(shown(output));
+    await expect(page.locator('input[name="declares-autodiff"][value="yes"]')).toBeChecked();
+  }
 });
 
 const SCENARIO_CARDS = {
@@ -104,5 +120,4 @@ test('every gallery card shows its exact message', async ({ page }) => {
   }
   // The engine survived every panic.
   await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
-  await page.screenshot({ path: 'artifacts/gallery.png', fullPage: true });
 });

@@ -4,8 +4,8 @@ use burn::backend::{Dispatch, ops::FloatTensorOps};
 use burn::tensor::{Device, Tensor, Transaction};
 
 use super::{Engine, panic_capture};
-use crate::gallery::GalleryCase;
-use crate::outcome::CaseOutcome;
+use crate::model::gallery_case::GalleryCase;
+use crate::model::outcome::CaseOutcome;
 
 impl Engine {
     /// Runs `case` with `gpu` the GPU device and `cpu` the CPU device.

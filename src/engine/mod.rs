@@ -11,6 +11,8 @@
 //! The reference — the same maths with burn's builtin ops — always runs on the CPU backend, an
 //! implementation independent of the GPU kernel it checks.
 //!
+//! [`Engine::train`] runs the op inside training steps instead (`train`).
+//!
 //! Nothing here decides whether a combination "should" panic or which route it "should" take:
 //! the route is read off the implementations that recorded themselves ([`crate::ops::trace`])
 //! and the output tensor's autodiff context.
@@ -19,11 +21,15 @@ pub mod devices;
 mod gallery;
 pub mod panic_capture;
 mod run;
+mod train;
+
+pub use train::step_in_progress as training_step_in_progress;
 
 use burn::tensor::Device;
 
-use crate::outcome::Outcome;
-use crate::scenario::{BackendChoice, Scenario};
+use crate::model::outcome::Outcome;
+use crate::model::scenario::{BackendChoice, Scenario};
+use crate::model::training::{LossPoint, TrainOutcome, TrainRequest};
 use devices::{CPU_DEVICE_NAME, GpuDevice};
 
 /// The devices a run can use. Create once, run many times: device initialisation and kernel
@@ -74,6 +80,20 @@ impl Engine {
         match self.device(scenario.backend) {
             Ok((device, name)) => run::run(scenario, device, name, &self.cpu).await,
             Err(reason) => Outcome::Failed(reason),
+        }
+    }
+
+    /// Trains the model `request` describes, beside its builtin twin. `progress` receives the
+    /// losses as they are read back; `stop` is asked between steps whether to end now.
+    pub async fn train(
+        &self,
+        request: &TrainRequest,
+        progress: &mut dyn FnMut(&[LossPoint]),
+        stop: &dyn Fn() -> bool,
+    ) -> TrainOutcome {
+        match self.device(request.backend) {
+            Ok((device, name)) => train::train(request, device, name, progress, stop).await,
+            Err(reason) => TrainOutcome::Failed(reason),
         }
     }
 }

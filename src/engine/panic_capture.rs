@@ -1,12 +1,14 @@
 //! Capturing burn's panics as data.
 //!
 //! A process-wide panic hook records the message and location of every panic into a
-//! thread-local slot (and hands it to an optional sink). [`catching`] runs a closure and turns a
-//! panic into a [`PanicReport`] with exactly what the hook saw.
+//! thread-local slot. [`catching`] runs a closure and turns a panic into a [`PanicReport`] with
+//! exactly what the hook saw.
 //!
 //! Natively the panic unwinds and `catching` returns `Err`. On wasm32 panics abort: the hook
 //! still runs first, so the worker installs a sink that posts the report to the page before the
-//! instance traps. The code path is the same; only the ending differs.
+//! instance traps, and the page replaces the worker. The code path is the same; only the ending
+//! differs. (Catching inside the instance needs a wasm built with unwinding, which burn-wgpu's
+//! wgpu 30 cannot be compiled for: see BENCHMARKS.md.)
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -15,7 +17,7 @@ use std::pin::Pin;
 use std::sync::{Once, OnceLock};
 use std::task::{Context, Poll};
 
-use crate::outcome::{PanicLocation, PanicReport};
+use crate::model::outcome::{PanicLocation, PanicReport};
 
 /// Receives every panic report as soon as the hook sees it.
 pub type PanicSink = fn(&PanicReport);
@@ -64,6 +66,8 @@ fn report_of(info: &PanicHookInfo<'_>) -> PanicReport {
         message,
         location,
         impls: Vec::new(),
+        routing_tensor: None,
+        training_step: None,
     }
 }
 
@@ -80,6 +84,8 @@ pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
                 message: "panic not seen by the panic hook".to_owned(),
                 location: None,
                 impls: Vec::new(),
+                routing_tensor: None,
+                training_step: None,
             })
     })
 }

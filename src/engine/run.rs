@@ -4,10 +4,12 @@ use burn::tensor::{Device, Int, Tensor, TensorData, Transaction};
 use web_time::Instant;
 
 use super::panic_capture;
-use crate::ops::{leaky_relu, scale, shift_ids, trace};
-use crate::outcome::{Completed, ImplCall, Outcome, Phase, Route, TensorView, Values};
-use crate::present::max_abs_difference;
-use crate::scenario::{Declaration, Fix, FloatInput, IntInput, OpArgs, Scenario};
+use crate::model::outcome::{
+    Completed, InputFacts, Outcome, Phase, Route, RunTimings, TensorView, Values,
+};
+use crate::model::scenario::{Declaration, Fix, FloatInput, IntInput, OpArgs, Scenario};
+use crate::ops::trace::{self, Trace};
+use crate::ops::{leaky_relu, scale, shift_ids};
 
 /// A float op as the engine calls it: through the generated routing, or with builtin ops.
 struct FloatOp<const D: usize> {
@@ -80,6 +82,12 @@ async fn read_together(pending: Vec<Pending>) -> Result<Vec<TensorView>, String>
 
 /// Everything the synchronous half produced.
 struct Staged {
+    /// What the call recorded, up to its backward pass (the reference is not in it).
+    trace: Trace,
+    /// Milliseconds spent calling the op (and its backward), and computing the reference.
+    call_ms: f64,
+    reference_ms: f64,
+    input: InputFacts,
     output: Pending,
     gradient: Option<Pending>,
     reference: Pending,
@@ -99,17 +107,22 @@ pub(super) async fn run(
     let started = Instant::now();
     trace::take();
     let staged = panic_capture::catching(|| stage(scenario, device, reference_device));
-    let impls = trace::take();
     let staged = match staged {
         Ok(Ok(staged)) => staged,
         Ok(Err(reason)) => return Outcome::Failed(reason),
         Err(mut report) => {
-            report.impls = impls;
+            let trace = trace::take();
+            report.impls = trace.impls;
+            report.routing_tensor = trace.routing_tensor;
             return Outcome::Panicked(report);
         }
     };
-    let route = observed_route(scenario.fix, &impls, staged.output_autodiff);
+    let route = observed_route(&staged.trace, staged.output_autodiff);
     let Staged {
+        trace,
+        call_ms,
+        reference_ms,
+        input,
         output,
         gradient,
         reference,
@@ -118,6 +131,7 @@ pub(super) async fn run(
         output_tracked,
     } = staged;
     // Each list is read in one transaction and comes back in order: the value, then its gradient.
+    let reading = Instant::now();
     let reads = async {
         let mut ran = read_together([Some(output), gradient].into_iter().flatten().collect())
             .await?
@@ -139,15 +153,22 @@ pub(super) async fn run(
             Ok(Ok(read)) => read,
             Ok(Err(reason)) => return Outcome::Failed(reason),
             Err(mut report) => {
-                report.impls = trace::take();
+                report.impls = trace.impls;
+                report.routing_tensor = trace.routing_tensor;
                 return Outcome::Panicked(report);
             }
         };
+    let read_ms = milliseconds_since(reading);
+    let comparing = Instant::now();
+    let output_difference = output.values.max_abs_difference(&reference.values);
+    let gradient_difference = gradient
+        .as_ref()
+        .zip(reference_gradient.as_ref())
+        .and_then(|(gradient, reference)| gradient.values.max_abs_difference(&reference.values));
+    let compare_ms = milliseconds_since(comparing);
     Outcome::Completed(Completed {
-        output_difference: max_abs_difference(&output.values, &reference.values),
-        gradient_difference: gradient.as_ref().zip(reference_gradient.as_ref()).and_then(
-            |(gradient, reference)| max_abs_difference(&gradient.values, &reference.values),
-        ),
+        output_difference,
+        gradient_difference,
         output,
         gradient,
         reference,
@@ -155,23 +176,38 @@ pub(super) async fn run(
         output_autodiff,
         output_tracked,
         route,
-        impls,
+        impls: trace.impls,
+        routing_tensor: trace.routing_tensor,
+        input,
         backend: scenario.backend,
         device: device_name.to_owned(),
-        elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+        elapsed_ms: milliseconds_since(started),
+        timings: RunTimings {
+            call_ms,
+            reference_ms,
+            read_ms,
+            compare_ms,
+        },
     })
 }
 
-/// The route, from what ran: an `Autodiff<B, C>` implementation in the forward pass, or else the
-/// autodiff context the generated code gave the output.
-fn observed_route(fix: Fix, impls: &[ImplCall], output_autodiff: bool) -> Route {
-    let autodiff_impl_ran = impls
+fn milliseconds_since(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1000.0
+}
+
+/// The route, from what ran: an `Autodiff<B, C>` implementation in the forward pass; or a
+/// concrete one, in the autodiff context the generated code gave the output or not; or no custom
+/// implementation at all, with burn's builtin ops in its place.
+fn observed_route(trace: &Trace, output_autodiff: bool) -> Route {
+    let mut forward = trace
+        .impls
         .iter()
-        .any(|call| call.phase == Phase::Forward && call.is_autodiff());
-    if fix == Fix::Builtin {
-        Route::Builtin
-    } else if autodiff_impl_ran {
+        .filter(|call| call.phase == Phase::Forward)
+        .peekable();
+    if forward.clone().any(|call| call.is_autodiff()) {
         Route::AutodiffImpl
+    } else if forward.peek().is_none() && trace.builtin_ran {
+        Route::Builtin
     } else if output_autodiff {
         Route::ConcreteInAutodiffContext
     } else {
@@ -261,10 +297,15 @@ fn stage_float<const D: usize>(
     param: f32,
     op: FloatOp<D>,
 ) -> Staged {
+    let calling = Instant::now();
     let mut x = float_tensor::<D>(input, device);
     if scenario.require_grad {
         x = x.require_grad();
     }
+    let input_facts = InputFacts {
+        autodiff: x.is_autodiff(),
+        require_grad: x.is_require_grad(),
+    };
     let output = match scenario.fix {
         Fix::None => (op.custom)(scenario.declaration, x.clone(), param),
         Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param),
@@ -279,8 +320,11 @@ fn stage_float<const D: usize>(
         x.grad(&grads)
     });
     let gradient = gradient.flatten();
+    let trace = trace::take();
+    let call_ms = milliseconds_since(calling);
 
     // The reference gets a gradient exactly when the custom call produced one.
+    let referencing = Instant::now();
     let (reference, reference_gradient) = if gradient.is_some() {
         let x = float_tensor::<D>(input, &reference_device.clone().autodiff()).require_grad();
         let reference = (op.builtin)(x.clone(), param);
@@ -291,7 +335,12 @@ fn stage_float<const D: usize>(
         ((op.builtin)(x, param), None)
     };
 
+    let reference_ms = milliseconds_since(referencing);
     Staged {
+        trace,
+        call_ms,
+        reference_ms,
+        input: input_facts,
         output: Pending::float(output),
         gradient: gradient.map(Pending::float),
         reference: Pending::float(reference),
@@ -313,18 +362,30 @@ fn stage_shift_ids<const D: usize>(
     scenario: &Scenario,
     device: &Device,
     reference_device: &Device,
-    input: &IntInput,
+    ids_input: &IntInput,
     offset: i32,
 ) -> Staged {
-    let ids = int_tensor::<D>(input, device);
+    let calling = Instant::now();
+    let ids = int_tensor::<D>(ids_input, device);
+    let input = InputFacts {
+        autodiff: ids.is_autodiff(),
+        require_grad: false,
+    };
     let output = match scenario.fix {
         Fix::None => shift_ids::call(scenario.declaration, ids, offset),
         Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset),
         Fix::Builtin => shift_ids::reference(ids, offset),
     };
     let output_autodiff = output.is_autodiff();
-    let reference = shift_ids::reference(int_tensor::<D>(input, reference_device), offset);
+    let trace = trace::take();
+    let call_ms = milliseconds_since(calling);
+    let referencing = Instant::now();
+    let reference = shift_ids::reference(int_tensor::<D>(ids_input, reference_device), offset);
     Staged {
+        trace,
+        call_ms,
+        reference_ms: milliseconds_since(referencing),
+        input,
         output: Pending::int(output),
         gradient: None,
         reference: Pending::int(reference),

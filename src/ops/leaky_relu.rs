@@ -12,15 +12,15 @@ use burn::backend::{
 };
 use burn::tensor::{Tensor, activation};
 
-use super::trace;
-use crate::scenario::Declaration;
+use super::{stamp_declarations, trace};
+use crate::model::catalog::{Declaration, declaration_catalog};
 
 /// Declares the `LeakyReluOps` trait, with its default body, under the given selectors, and
 /// implements it for the concrete backends (empty impls: the default body is the forward).
 macro_rules! declare_leaky_relu_ops {
-    ($($selector:ident),*) => {
+    ($($selector:tt)*) => {
         /// The `leaky_relu` op.
-        #[burn::backend::backend_extension($($selector),*)]
+        #[burn::backend::backend_extension($($selector)*)]
         pub trait LeakyReluOps: burn::backend::Backend {
             /// `x` where positive, `slope · x` elsewhere.
             fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {
@@ -36,44 +36,31 @@ macro_rules! declare_leaky_relu_ops {
     };
 }
 
-/// `#[backend_extension(Cube, Flex)]`: no `Autodiff` selector.
-pub mod cube_flex {
-    use super::*;
-    declare_leaky_relu_ops!(Cube, Flex);
+/// The `Autodiff<B, C>` impl: empty, because the default body composes differentiable
+/// primitives and so serves autodiff too.
+macro_rules! impl_leaky_relu_autodiff {
+    () => {
+        impl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}
+    };
 }
 
-/// `#[backend_extension(Cube, Flex, Autodiff)]`; the default body is the autodiff impl.
-pub mod cube_flex_autodiff {
-    use super::*;
-    declare_leaky_relu_ops!(Cube, Flex, Autodiff);
-    impl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}
-}
-
-/// `#[backend_extension(Cube)]`: the `Flex` impl exists, but the routing never reaches it.
-pub mod cube {
-    use super::*;
-    declare_leaky_relu_ops!(Cube);
-}
-
-/// `#[backend_extension(Cube, Autodiff)]`.
-pub mod cube_autodiff {
-    use super::*;
-    declare_leaky_relu_ops!(Cube, Autodiff);
-    impl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}
-}
+// One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
+declaration_catalog!(stamp_declarations! {
+    declare: declare_leaky_relu_ops,
+    autodiff_impl: impl_leaky_relu_autodiff,
+    trait: LeakyReluOps,
+    fn leaky_relu(x: FloatTensor<Dispatch>, slope: f32) -> FloatTensor<Dispatch>
+});
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, slope: f32) -> Tensor<D> {
     let x = x.into_dispatch();
-    Tensor::from_dispatch(match (declaration.flex, declaration.autodiff) {
-        (true, false) => <Dispatch as cube_flex::LeakyReluOps>::leaky_relu(x, slope),
-        (true, true) => <Dispatch as cube_flex_autodiff::LeakyReluOps>::leaky_relu(x, slope),
-        (false, false) => <Dispatch as cube::LeakyReluOps>::leaky_relu(x, slope),
-        (false, true) => <Dispatch as cube_autodiff::LeakyReluOps>::leaky_relu(x, slope),
-    })
+    trace::record_routing_tensor(&x);
+    Tensor::from_dispatch(dispatch(declaration, x, slope))
 }
 
 /// The same computation with burn's builtin activation.
 pub fn reference<const D: usize>(x: Tensor<D>, slope: f32) -> Tensor<D> {
+    trace::record_builtin();
     activation::leaky_relu(x, slope as f64)
 }

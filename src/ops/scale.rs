@@ -21,15 +21,15 @@ use burn::tensor::Tensor;
 use burn_cubecl::{kernel::into_contiguous, tensor::CubeTensor};
 use cubecl::{CubeCount, CubeDim, prelude::InputScalar};
 
-use super::trace;
-use crate::scenario::Declaration;
+use super::{stamp_declarations, trace};
+use crate::model::catalog::{Declaration, declaration_catalog};
 
 /// Declares the `ScaleOps` trait with the given `#[backend_extension]` selectors, and implements
 /// it for the concrete backends. Each use is a separate, real expansion of burn's macro.
 macro_rules! declare_scale_ops {
-    ($($selector:ident),*) => {
+    ($($selector:tt)*) => {
         /// The `scale` op: `factor · x`, element-wise.
-        #[burn::backend::backend_extension($($selector),*)]
+        #[burn::backend::backend_extension($($selector)*)]
         pub trait ScaleOps: burn::backend::Backend {
             /// Multiplies every element of `x` by `factor`.
             fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;
@@ -93,31 +93,13 @@ macro_rules! impl_scale_autodiff {
     };
 }
 
-/// `#[backend_extension(Cube, Flex)]`: no `Autodiff` selector.
-pub mod cube_flex {
-    use super::*;
-    declare_scale_ops!(Cube, Flex);
-}
-
-/// `#[backend_extension(Cube, Flex, Autodiff)]` with a hand-written `Autodiff<B, C>` impl.
-pub mod cube_flex_autodiff {
-    use super::*;
-    declare_scale_ops!(Cube, Flex, Autodiff);
-    impl_scale_autodiff!();
-}
-
-/// `#[backend_extension(Cube)]`: the `Flex` impl exists, but the routing never reaches it.
-pub mod cube {
-    use super::*;
-    declare_scale_ops!(Cube);
-}
-
-/// `#[backend_extension(Cube, Autodiff)]`.
-pub mod cube_autodiff {
-    use super::*;
-    declare_scale_ops!(Cube, Autodiff);
-    impl_scale_autodiff!();
-}
+// One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
+declaration_catalog!(stamp_declarations! {
+    declare: declare_scale_ops,
+    autodiff_impl: impl_scale_autodiff,
+    trait: ScaleOps,
+    fn scale(x: FloatTensor<Dispatch>, factor: f32) -> FloatTensor<Dispatch>
+});
 
 /// The CubeCL kernel, in its own module: CubeCL's `Tensor` is not burn's.
 mod kernel {
@@ -176,15 +158,12 @@ fn forward_flex(
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, factor: f32) -> Tensor<D> {
     let x = x.into_dispatch();
-    Tensor::from_dispatch(match (declaration.flex, declaration.autodiff) {
-        (true, false) => <Dispatch as cube_flex::ScaleOps>::scale(x, factor),
-        (true, true) => <Dispatch as cube_flex_autodiff::ScaleOps>::scale(x, factor),
-        (false, false) => <Dispatch as cube::ScaleOps>::scale(x, factor),
-        (false, true) => <Dispatch as cube_autodiff::ScaleOps>::scale(x, factor),
-    })
+    trace::record_routing_tensor(&x);
+    Tensor::from_dispatch(dispatch(declaration, x, factor))
 }
 
 /// The same computation with burn's builtin tensor ops.
 pub fn reference<const D: usize>(x: Tensor<D>, factor: f32) -> Tensor<D> {
+    trace::record_builtin();
     x.mul_scalar(factor)
 }

@@ -13,15 +13,15 @@ use burn::backend::{
 };
 use burn::tensor::{Int, Tensor};
 
-use super::trace;
-use crate::scenario::Declaration;
+use super::{stamp_declarations, trace};
+use crate::model::catalog::{Declaration, declaration_catalog};
 
 /// Declares the `ShiftIdsOps` trait under the given selectors and implements it for the concrete
 /// backends (empty impls: the default body is the forward).
 macro_rules! declare_shift_ids_ops {
-    ($($selector:ident),*) => {
+    ($($selector:tt)*) => {
         /// The `shift_ids` op.
-        #[burn::backend::backend_extension($($selector),*)]
+        #[burn::backend::backend_extension($($selector)*)]
         pub trait ShiftIdsOps: burn::backend::Backend {
             /// Adds `offset` to every id.
             fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {
@@ -35,33 +35,22 @@ macro_rules! declare_shift_ids_ops {
     };
 }
 
-/// `#[backend_extension(Cube, Flex)]`: no `Autodiff` selector.
-pub mod cube_flex {
-    use super::*;
-    declare_shift_ids_ops!(Cube, Flex);
+/// The `Autodiff<B, C>` impl (the default body). Ints carry no gradient, so the generated
+/// routing never calls it, but the `Autodiff` selector makes the routing accept an autodiff
+/// context.
+macro_rules! impl_shift_ids_autodiff {
+    () => {
+        impl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}
+    };
 }
 
-/// `#[backend_extension(Cube, Flex, Autodiff)]` with an `Autodiff<B, C>` impl (the default
-/// body). Ints carry no gradient, so the generated routing never calls it, but the `Autodiff`
-/// selector makes the routing accept an autodiff context.
-pub mod cube_flex_autodiff {
-    use super::*;
-    declare_shift_ids_ops!(Cube, Flex, Autodiff);
-    impl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}
-}
-
-/// `#[backend_extension(Cube)]`: the `Flex` impl exists, but the routing never reaches it.
-pub mod cube {
-    use super::*;
-    declare_shift_ids_ops!(Cube);
-}
-
-/// `#[backend_extension(Cube, Autodiff)]`.
-pub mod cube_autodiff {
-    use super::*;
-    declare_shift_ids_ops!(Cube, Autodiff);
-    impl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}
-}
+// One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
+declaration_catalog!(stamp_declarations! {
+    declare: declare_shift_ids_ops,
+    autodiff_impl: impl_shift_ids_autodiff,
+    trait: ShiftIdsOps,
+    fn shift_ids(ids: IntTensor<Dispatch>, offset: i32) -> IntTensor<Dispatch>
+});
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(
@@ -70,15 +59,12 @@ pub fn call<const D: usize>(
     offset: i32,
 ) -> Tensor<D, Int> {
     let ids = ids.into_dispatch();
-    Tensor::from_dispatch(match (declaration.flex, declaration.autodiff) {
-        (true, false) => <Dispatch as cube_flex::ShiftIdsOps>::shift_ids(ids, offset),
-        (true, true) => <Dispatch as cube_flex_autodiff::ShiftIdsOps>::shift_ids(ids, offset),
-        (false, false) => <Dispatch as cube::ShiftIdsOps>::shift_ids(ids, offset),
-        (false, true) => <Dispatch as cube_autodiff::ShiftIdsOps>::shift_ids(ids, offset),
-    })
+    trace::record_routing_tensor(&ids);
+    Tensor::from_dispatch(dispatch(declaration, ids, offset))
 }
 
 /// The same computation with burn's builtin tensor ops.
 pub fn reference<const D: usize>(ids: Tensor<D, Int>, offset: i32) -> Tensor<D, Int> {
+    trace::record_builtin();
     ids.add_scalar(offset)
 }

@@ -1,17 +1,34 @@
-//! Records which op implementation ran.
+//! Records what ran: which op implementation, whether burn's builtin ops stood in for the
+//! custom op, and what the routing tensor was when it entered the generated routing.
 //!
 //! Every implementation of a playground op (concrete, `Autodiff<B, C>`, or a default trait body)
-//! calls [`record`] with its own `Self` type on entry. The engine clears the log before a run and
-//! takes it afterwards, so the route it reports is what executed, not what the toggles suggest.
-//! The log is thread-local: burn calls op implementations on the calling thread, and native
-//! tests run scenarios on several threads at once.
+//! calls [`record`] with its own `Self` type on entry; each op's `call` records the dispatch
+//! tensor it hands to the routing ([`record_routing_tensor`]); each `reference` records that the
+//! builtin ops ran ([`record_builtin`]). The engine clears the log before a run and takes it
+//! afterwards ([`take`]), so everything the page says about a run is what executed, not what
+//! the toggles suggest. The log is thread-local: burn calls op implementations on the calling
+//! thread, and native tests run scenarios on several threads at once.
 
 use std::cell::{Cell, RefCell};
 
-use crate::outcome::{ImplCall, Phase};
+use burn::backend::{DispatchAutodiffContext, DispatchTensor, DispatchTensorKind};
+
+use crate::model::outcome::{ImplCall, Phase, RoutingTensor};
+
+/// What one run recorded.
+#[derive(Debug, Default)]
+pub struct Trace {
+    /// Op implementations, in the order they ran.
+    pub impls: Vec<ImplCall>,
+    /// The routing tensor as the op's `call` handed it to the generated routing, when a custom
+    /// op was called.
+    pub routing_tensor: Option<RoutingTensor>,
+    /// Whether burn's builtin ops computed an op's result (the builtin fix, or a reference).
+    pub builtin_ran: bool,
+}
 
 thread_local! {
-    static CALLS: RefCell<Vec<ImplCall>> = const { RefCell::new(Vec::new()) };
+    static TRACE: RefCell<Trace> = RefCell::new(Trace::default());
     static PHASE: Cell<Phase> = const { Cell::new(Phase::Forward) };
 }
 
@@ -23,8 +40,8 @@ pub fn set_phase(phase: Phase) {
 /// Notes that `op`'s implementation for backend type `B` is running.
 pub fn record<B: ?Sized>(op: &str) {
     let implementor = readable_type_name(std::any::type_name::<B>());
-    CALLS.with(|calls| {
-        calls.borrow_mut().push(ImplCall {
+    TRACE.with(|trace| {
+        trace.borrow_mut().impls.push(ImplCall {
             op: op.to_owned(),
             phase: PHASE.with(Cell::get),
             implementor,
@@ -32,10 +49,35 @@ pub fn record<B: ?Sized>(op: &str) {
     });
 }
 
+/// Notes the dispatch tensor an op's `call` is about to hand to the generated routing: which
+/// backend holds it, whether autodiff wraps it, and its autodiff context.
+pub fn record_routing_tensor(tensor: &DispatchTensor) {
+    let (autodiff_wrapped, inner) = match &tensor.kind {
+        DispatchTensorKind::Autodiff(inner) => (true, inner.as_ref()),
+        kind => (false, kind),
+    };
+    let backend = match inner {
+        DispatchTensorKind::Cube(_) => "Cube",
+        DispatchTensorKind::Flex(_) => "Flex",
+        _ => "another backend",
+    };
+    let routing_tensor = RoutingTensor {
+        backend: backend.to_owned(),
+        autodiff_wrapped,
+        autodiff_context: matches!(tensor.autodiff, DispatchAutodiffContext::Enabled(_)),
+    };
+    TRACE.with(|trace| trace.borrow_mut().routing_tensor = Some(routing_tensor));
+}
+
+/// Notes that burn's builtin tensor ops computed an op's result.
+pub fn record_builtin() {
+    TRACE.with(|trace| trace.borrow_mut().builtin_ran = true);
+}
+
 /// Empties the log and returns what it held; the phase goes back to forward.
-pub fn take() -> Vec<ImplCall> {
+pub fn take() -> Trace {
     set_phase(Phase::Forward);
-    CALLS.with(|calls| std::mem::take(&mut *calls.borrow_mut()))
+    TRACE.with(|trace| std::mem::take(&mut *trace.borrow_mut()))
 }
 
 /// `burn_autodiff::backend::Autodiff<burn_cubecl::backend::CubeBackend, …::NoCheckpointing>`

@@ -1,30 +1,36 @@
-//! The scenario's controls: op, declaration, grad context, `require_grad`, fix, backend, inputs.
+//! The scenario's controls: op, declaration, grad context, `require_grad`, fix, backend, inputs,
+//! and the buttons to run and to share.
 //!
 //! Every control is a native form element with a label, so it works with the keyboard and
-//! screen readers as is. Each change goes through [`Change`] so the app can decide how to
-//! record it in the URL and when to re-run.
+//! screen readers as is. Each change goes through [`Playground::edit`], which records it in the
+//! URL and re-runs.
 
 use leptos::prelude::*;
 
-use crate::form::Form;
-use crate::input::{ArgsError, Field};
-use crate::scenario::{BackendChoice, Fix, OpKind};
-use crate::ui::parse_cache::ParseCache;
-
-/// What kind of edit happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// A toggle, radio button or button: re-run now, new history entry.
-    Toggle,
-    /// Typing in a field: re-run after a pause, same history entry.
-    Typing,
-}
+use super::state::{Change, use_playground};
+use super::url;
+use crate::model::scenario::{AutodiffDeclared, BackendChoice, Fix, OpKind};
+use crate::teach::form::Form;
+use crate::teach::input::{ArgsError, Field};
 
 fn op_summary(op: OpKind) -> &'static str {
     match op {
         OpKind::Scale => "float · hand-written CubeCL kernel and backward",
         OpKind::LeakyRelu => "float · default trait body of burn primitives",
         OpKind::ShiftIds => "int · its routing tensor is an int tensor",
+    }
+}
+
+fn autodiff_label(autodiff: AutodiffDeclared) -> AnyView {
+    match autodiff {
+        AutodiffDeclared::Absent => view! { "Not listed" }.into_any(),
+        AutodiffDeclared::Listed => {
+            view! { "Listed, with the op's " <code>"Autodiff<B, C>"</code> " impl" }.into_any()
+        }
+        AutodiffDeclared::CfgOff => view! {
+            "Listed behind " <code>"cfg(feature = \"autodiff\")"</code> ", with the impl, and the feature off"
+        }
+        .into_any(),
     }
 }
 
@@ -45,24 +51,17 @@ fn field_error(errors: &[ArgsError], field: Field) -> Option<String> {
 }
 
 /// All scenario controls.
-///
-/// `text_revision` changes whenever the fields' text is replaced from outside (op switch, link,
-/// back/forward): only then are the text fields rewritten, so typing never moves the caret.
 #[component]
-pub fn Controls(
-    form: RwSignal<Form>,
-    parse_cache: ParseCache,
-    text_revision: RwSignal<u64>,
-    /// Whether the GPU backend can run (`None` while the engine starts).
-    gpu_available: Signal<Option<bool>>,
-    on_change: Callback<Change>,
-    on_run: Callback<()>,
-) -> impl IntoView {
+pub fn Controls() -> impl IntoView {
+    let playground = use_playground();
+    let form = playground.form;
+    let text_revision = playground.text_revision;
+    let errors = playground.input_errors;
     let edit = move |change: Change, apply: Box<dyn FnOnce(&mut Form)>| {
-        form.update(|form| apply(form));
-        on_change.run(change);
+        playground.edit(change, apply);
     };
-    let errors = Memo::new(move |_| form.with(|form| parse_cache.errors(form)));
+    let on_run = move || playground.schedule_run(0);
+    let gpu_available = Signal::derive(move || playground.gpu_available());
     let is_int = move || form.with(|form| form.op.takes_int_input());
 
     let op_options = OpKind::ALL
@@ -76,14 +75,34 @@ pub fn Controls(
                         value=op.name()
                         prop:checked=move || form.with(|form| form.op == op)
                         on:change=move |_| {
-                            edit(Change::Toggle, Box::new(move |form| form.op = op));
                             text_revision.update(|revision| *revision += 1);
+                            edit(Change::Toggle, Box::new(move |form| form.op = op));
                         }
                     />
                     <span class="choice-text">
                         <code>{op.name()}</code>
                         <small>{op_summary(op)}</small>
                     </span>
+                </label>
+            }
+        })
+        .collect_view();
+
+    let autodiff_options = AutodiffDeclared::ALL
+        .into_iter()
+        .map(|autodiff| {
+            view! {
+                <label class="choice">
+                    <input
+                        type="radio"
+                        name="declares-autodiff"
+                        value=crate::teach::form::autodiff_name(autodiff)
+                        prop:checked=move || form.with(|form| form.declaration.autodiff() == autodiff)
+                        on:change=move |_| edit(Change::Toggle, Box::new(move |form| {
+                            form.declaration = form.declaration.with_autodiff(autodiff).unwrap_or(form.declaration);
+                        }))
+                    />
+                    <span class="choice-text">{autodiff_label(autodiff)}</span>
                 </label>
             }
         })
@@ -97,7 +116,7 @@ pub fn Controls(
                     <input
                         type="radio"
                         name="fix"
-                        value=crate::form::fix_name(fix)
+                        value=crate::teach::form::fix_name(fix)
                         prop:checked=move || form.with(|form| form.fix == fix)
                         on:change=move |_| edit(Change::Toggle, Box::new(move |form| form.fix = fix))
                     />
@@ -121,7 +140,7 @@ pub fn Controls(
                     <input
                         type="radio"
                         name="backend"
-                        value=crate::form::backend_name(backend)
+                        value=crate::teach::form::backend_name(backend)
                         prop:checked=move || form.with(|form| form.backend == backend)
                         prop:disabled=disabled
                         on:change=move |_| edit(Change::Toggle, Box::new(move |form| form.backend = backend))
@@ -141,7 +160,7 @@ pub fn Controls(
         // parameter field runs directly for the same reason.
         <form class="controls" on:submit=move |event| {
             event.prevent_default();
-            on_run.run(());
+            on_run();
         }>
             <fieldset>
                 <legend>"Custom op"</legend>
@@ -150,26 +169,20 @@ pub fn Controls(
 
             <fieldset>
                 <legend>"Declaration"</legend>
-                <label class="switch">
-                    <input
-                        type="checkbox"
-                        id="declares-autodiff"
-                        prop:checked=move || form.with(|form| form.declaration.autodiff)
-                        on:change=move |event| {
-                            let on = event_target_checked(&event);
-                            edit(Change::Toggle, Box::new(move |form| form.declaration.autodiff = on));
-                        }
-                    />
-                    <span>"Op declares the " <code>"Autodiff"</code> " selector (and has its " <code>"Autodiff<B, C>"</code> " impl)"</span>
-                </label>
+                <div class="choice-group" role="radiogroup" aria-labelledby="autodiff-choice-label">
+                    <p class="choice-group-label" id="autodiff-choice-label">"The " <code>"Autodiff"</code> " selector"</p>
+                    {autodiff_options}
+                </div>
                 <label class="switch">
                     <input
                         type="checkbox"
                         id="declares-flex"
-                        prop:checked=move || form.with(|form| form.declaration.flex)
+                        prop:checked=move || form.with(|form| form.declaration.flex())
                         on:change=move |event| {
                             let on = event_target_checked(&event);
-                            edit(Change::Toggle, Box::new(move |form| form.declaration.flex = on));
+                            edit(Change::Toggle, Box::new(move |form| {
+                                form.declaration = form.declaration.with_flex(on).unwrap_or(form.declaration);
+                            }));
                         }
                     />
                     <span>"Op declares the " <code>"Flex"</code> " selector (the CPU backend)"</span>
@@ -268,7 +281,7 @@ pub fn Controls(
                     on:keydown=move |event: web_sys::KeyboardEvent| {
                         if event.key() == "Enter" && !event.ctrl_key() && !event.meta_key() {
                             event.prevent_default();
-                            on_run.run(());
+                            on_run();
                         }
                     }
                 />
@@ -276,9 +289,50 @@ pub fn Controls(
             </fieldset>
 
             <div class="run-row">
-                <button type="button" class="run-button" on:click=move |_| on_run.run(())>"Run"</button>
+                <button type="button" class="run-button" on:click=move |_| on_run()>"Run"</button>
                 <span class="note"><kbd>"Ctrl"</kbd> "/" <kbd>"⌘"</kbd> " + " <kbd>"Enter"</kbd> " runs from anywhere; every change re-runs."</span>
             </div>
+            <ShareLink/>
         </form>
+    }
+}
+
+/// Copies the page's link, which holds the whole scenario; says so when a field is too long to
+/// go into a link.
+#[component]
+fn ShareLink() -> impl IntoView {
+    let form = use_playground().form;
+    let copied = RwSignal::new(None::<&'static str>);
+    let copy = move |_| {
+        let Some(link) = url::current_link() else {
+            return;
+        };
+        let clipboard = web_sys::window().map(|window| window.navigator().clipboard());
+        leptos::task::spawn_local(async move {
+            let done = match clipboard {
+                Some(clipboard) => {
+                    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&link))
+                        .await
+                        .is_ok()
+                }
+                None => false,
+            };
+            copied.set(Some(if done {
+                "Link copied."
+            } else {
+                "The browser refused the clipboard: copy the address bar instead."
+            }));
+        });
+    };
+    view! {
+        <div class="share-row">
+            <button type="button" class="share-button" on:click=copy>"Copy link to this scenario"</button>
+            <span class="note" role="status" data-testid="share-status">{move || copied.get()}</span>
+            {move || form.with(|form| form.link_omits_text()).then(|| view! {
+                <p class="note share-limit" data-testid="share-limit">
+                    "A field is longer than a link can carry (64 KiB): the link keeps every other setting, and opens with the op's example input in that field."
+                </p>
+            })}
+        </div>
     }
 }

@@ -3,20 +3,16 @@
 
 use leptos::prelude::*;
 
-use super::engine_client::{EngineClient, RunReply};
-use crate::form::Form;
-use crate::gallery::{CARDS, Card, CardScenario};
-use crate::outcome::CaseOutcome;
-use crate::present::short_path;
+use super::state::use_playground;
+use crate::client::machine::Reply;
+use crate::model::outcome::CaseOutcome;
+use crate::teach::gallery::{CARDS, Card, CardScenario};
+use crate::teach::present::panic_location_text;
 
-/// All cards. `on_load` receives the form of a scenario card (the app runs it);
-/// snippet cards run in the engine and show their result in place.
+/// All cards. A scenario card loads its scenario into the controls, runs it and scrolls to the
+/// outcome; a snippet card runs in the engine and shows its result in place.
 #[component]
-pub fn GalleryView(
-    form: RwSignal<Form>,
-    client: StoredValue<EngineClient, LocalStorage>,
-    on_load: Callback<Form>,
-) -> impl IntoView {
+pub fn GalleryView() -> impl IntoView {
     view! {
         <section class="panel gallery" aria-labelledby="gallery-heading">
             <h2 id="gallery-heading">"Related errors"</h2>
@@ -25,19 +21,15 @@ pub fn GalleryView(
                 "Scenario cards load into the controls above; snippet cards run their code in the engine as shown."
             </p>
             <div class="gallery-grid">
-                {CARDS.iter().map(|card| view! { <GalleryCard card form client on_load/> }).collect_view()}
+                {CARDS.iter().map(|card| view! { <GalleryCard card/> }).collect_view()}
             </div>
         </section>
     }
 }
 
 #[component]
-fn GalleryCard(
-    card: &'static Card,
-    form: RwSignal<Form>,
-    client: StoredValue<EngineClient, LocalStorage>,
-    on_load: Callback<Form>,
-) -> impl IntoView {
+fn GalleryCard(card: &'static Card) -> impl IntoView {
+    let playground = use_playground();
     let result = RwSignal::new(None::<CaseOutcome>);
     let running = RwSignal::new(false);
     let action = match &card.scenario {
@@ -45,8 +37,14 @@ fn GalleryCard(
             let scenario = card.scenario.clone();
             view! {
                 <button type="button" class="card-button" on:click=move |_| {
-                    if let Some(loaded) = scenario.apply_to(&form.get_untracked()) {
-                        on_load.run(loaded);
+                    if let Some(loaded) = scenario.apply_to(&playground.form.get_untracked()) {
+                        playground.load_form(loaded);
+                        if let Some(outcome) = web_sys::window()
+                            .and_then(|window| window.document())
+                            .and_then(|document| document.get_element_by_id("outcome-heading"))
+                        {
+                            outcome.scroll_into_view();
+                        }
                     }
                 }>"Load and run"</button>
             }
@@ -55,16 +53,16 @@ fn GalleryCard(
         CardScenario::Case(case) => {
             let case = *case;
             view! {
-                <pre class="snippet"><code>{case.code()}</code></pre>
+                <pre class="snippet"><code>{crate::teach::gallery::snippet(case)}</code></pre>
                 <button type="button" class="card-button" prop:disabled=move || running.get() on:click=move |_| {
                     running.set(true);
                     leptos::task::spawn_local(async move {
-                        let reply = client.get_value().run_case(case).await;
+                        let reply = playground.client.get_value().run_case(case).await;
                         running.set(false);
                         result.set(Some(match reply {
-                            RunReply::Case(outcome) => outcome,
-                            RunReply::Panicked(report) => CaseOutcome::Panicked(report),
-                            RunReply::Crashed(reason) => CaseOutcome::Unavailable(reason),
+                            Reply::Case(outcome) => outcome,
+                            Reply::WorkerPanicked(report) => CaseOutcome::Panicked(report),
+                            Reply::Failed(reason) => CaseOutcome::Unavailable(reason),
                             _ => CaseOutcome::Unavailable("The run was replaced by another.".to_owned()),
                         }));
                     });
@@ -81,7 +79,7 @@ fn GalleryCard(
             CaseOutcome::Panicked(report) => view! {
                 <pre class="panic-message" data-testid="card-message">{report.message.clone()}</pre>
                 {report.location.map(|location| view! {
-                    <p class="note">"at " <code>{format!("{}:{}", short_path(&location.file), location.line)}</code></p>
+                    <p class="note">"at " <code>{panic_location_text(&location)}</code></p>
                 })}
             }
             .into_any(),

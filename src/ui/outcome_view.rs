@@ -1,32 +1,51 @@
-//! The outcome of the last run: values, gradient and route; or the panic burn raised.
+//! The outcome of the last run: values, gradient and route; or the panic burn raised, explained,
+//! with its fixes. Everything here is read from what the run recorded.
 
 use leptos::prelude::*;
 
-use super::engine_client::RunReply;
-use crate::explain::{FixAction, PanicKind, fixes};
-use crate::outcome::{Completed, Outcome, PanicReport};
-use crate::present::{
-    impl_text, missing_gradient_reason, route_explanation, route_title, shape_text, short_path,
-    values_text,
+use super::state::{LastRun, use_playground};
+use crate::client::machine::Reply;
+use crate::model::outcome::{Completed, Outcome, PanicReport};
+use crate::model::scenario::{BackendChoice, Declaration, OpKind};
+use crate::teach::explain::{PanicKind, fixes};
+use crate::teach::present::{
+    impl_text, missing_gradient_reason, panic_location_text, route_explanation, route_title,
+    shape_text, values_text,
 };
-use crate::scenario::{BackendChoice, Scenario};
 
-/// A finished run, with the scenario it ran.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LastRun {
-    /// What was run (as sent; the backend may have been switched to the CPU).
-    pub scenario: Scenario,
-    /// How it ended.
-    pub reply: RunReply,
-    /// From the request to the answer, measured on the page, in milliseconds.
-    pub round_trip_ms: f64,
-    /// The parameter as the user typed it (for the fixes' snippets).
-    pub param_text: String,
+/// The outcome panel: the last run's card, marked as out of date while a field does not parse.
+#[component]
+pub fn OutcomePanel() -> impl IntoView {
+    let playground = use_playground();
+    let pending = playground.pending;
+    let stale = move || !playground.input_errors.with(Vec::is_empty);
+    view! {
+        <section
+            class="panel"
+            aria-labelledby="outcome-heading"
+            aria-live="polite"
+            aria-busy=move || pending.get().to_string()
+            data-runs=move || playground.runs_shown.get()
+        >
+            <h2 id="outcome-heading">"Outcome"</h2>
+            <p class="run-status" data-testid="run-status">
+                {move || if pending.get() { "Running…" } else { "" }}
+            </p>
+            {move || (stale() && playground.last_run.with(Option::is_some)).then(|| view! {
+                <p class="stale-note" data-testid="stale-note" role="status">
+                    "A field above does not parse, so nothing ran: this is the outcome of the previous valid scenario."
+                </p>
+            })}
+            <div class="outcome" class:outcome-stale=stale>
+                {move || playground.last_run.get().map(|run| view! { <OutcomeCard run/> })}
+            </div>
+        </section>
+    }
 }
 
-/// The outcome card for `run`; fix buttons call `on_fix`.
+/// The card for one finished run.
 #[component]
-pub fn OutcomeView(run: LastRun, on_fix: Callback<FixAction>) -> impl IntoView {
+fn OutcomeCard(run: LastRun) -> impl IntoView {
     let LastRun {
         scenario,
         reply,
@@ -34,26 +53,44 @@ pub fn OutcomeView(run: LastRun, on_fix: Callback<FixAction>) -> impl IntoView {
         param_text,
     } = run;
     match reply {
-        RunReply::Outcome(Outcome::Completed(completed)) => {
-            view! { <CompletedCard scenario completed round_trip_ms/> }.into_any()
+        Reply::Outcome(Outcome::Completed(completed)) => {
+            view! { <CompletedCard completed round_trip_ms/> }.into_any()
         }
-        RunReply::Outcome(Outcome::Panicked(report)) | RunReply::Panicked(report) => {
-            view! { <PanicCard report scenario param_text on_fix/> }.into_any()
+        Reply::Outcome(Outcome::Panicked(report)) => view! {
+            <PanicCard
+                report
+                op=scenario.args.kind()
+                declaration=scenario.declaration
+                param_text
+                worker_survived=true
+            />
         }
-        RunReply::Outcome(Outcome::Failed(message)) | RunReply::Crashed(message) => view! {
+        .into_any(),
+        Reply::WorkerPanicked(report) => view! {
+            <PanicCard
+                report
+                op=scenario.args.kind()
+                declaration=scenario.declaration
+                param_text
+                worker_survived=false
+            />
+        }
+        .into_any(),
+        Reply::Outcome(Outcome::Failed(message)) | Reply::Failed(message) => view! {
             <article class="card card-failed" data-outcome="failed">
                 <h2>"The run did not finish"</h2>
                 <p class="failure-message" data-testid="failure-message">{message}</p>
             </article>
         }
         .into_any(),
-        // Gallery snippets are shown on their cards, superseded runs nowhere.
-        RunReply::Case(_) | RunReply::Superseded => ().into_any(),
+        // Gallery snippets are shown on their cards, training on its panel, superseded runs
+        // nowhere.
+        Reply::Case(_) | Reply::Trained(_) | Reply::Superseded => ().into_any(),
     }
 }
 
 #[component]
-fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -> impl IntoView {
+fn CompletedCard(completed: Completed, round_trip_ms: f64) -> impl IntoView {
     let difference = completed.output_difference;
     let gradient_rows = completed.gradient.as_ref().map(|gradient| {
         let reference = completed.reference_gradient.as_ref();
@@ -67,7 +104,8 @@ fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -
             <dd data-testid="gradient-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</dd>
         }
     });
-    let no_gradient = missing_gradient_reason(&scenario, &completed);
+    let no_gradient = missing_gradient_reason(&completed);
+    let timings = completed.timings;
     let backend = match completed.backend {
         BackendChoice::Gpu => "WebGPU",
         BackendChoice::Cpu => "CPU",
@@ -99,8 +137,20 @@ fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -
                 <dt>"Backend"</dt>
                 <dd data-testid="device">{format!("{backend} · {}", completed.device)}</dd>
                 <dt>"Time"</dt>
-                <dd data-testid="timing" data-engine-ms=format!("{:.2}", completed.elapsed_ms)>
+                <dd
+                    data-testid="timing"
+                    data-engine-ms=format!("{:.2}", completed.elapsed_ms)
+                    data-call-ms=format!("{:.2}", timings.call_ms)
+                    data-reference-ms=format!("{:.2}", timings.reference_ms)
+                    data-read-ms=format!("{:.2}", timings.read_ms)
+                    data-compare-ms=format!("{:.2}", timings.compare_ms)
+                >
                     {format!("{:.1} ms in the engine, {:.1} ms round trip", completed.elapsed_ms, round_trip_ms)}
+                    <br/>
+                    <small class="note">{format!(
+                        "call {:.1} · reference {:.1} · wait and read back {:.1} · compare {:.1} ms",
+                        timings.call_ms, timings.reference_ms, timings.read_ms, timings.compare_ms
+                    )}</small>
                 </dd>
             </dl>
             {no_gradient.map(|reason| view! { <p class="note" data-testid="no-gradient">{reason}</p> })}
@@ -111,23 +161,23 @@ fn CompletedCard(scenario: Scenario, completed: Completed, round_trip_ms: f64) -
     }
 }
 
+/// A panic: the message and location as captured, what it means, and the fixes, for `op`
+/// declared as `declaration`. `worker_survived`: the panic was caught inside the engine (rather
+/// than stopping its worker). `then` runs after a fix button applied its fix (the training panel
+/// trains again; a single run re-runs by itself).
 #[component]
-fn PanicCard(
+pub fn PanicCard(
     report: PanicReport,
-    scenario: Scenario,
+    op: OpKind,
+    declaration: Declaration,
     param_text: String,
-    on_fix: Callback<FixAction>,
+    worker_survived: bool,
+    #[prop(optional)] then: Option<Callback<()>>,
 ) -> impl IntoView {
-    let location = report.location.as_ref().map(|location| {
-        format!(
-            "{}:{}:{}",
-            short_path(&location.file),
-            location.line,
-            location.column
-        )
-    });
-    let kind = PanicKind::of(&report.message, &scenario);
-    let offers = fixes(kind, &scenario, &param_text);
+    let playground = use_playground();
+    let location = report.location.as_ref().map(panic_location_text);
+    let kind = PanicKind::of(&report, declaration);
+    let offers = fixes(&kind, op, declaration, &param_text);
     let fix_list = (!offers.is_empty()).then(|| {
         view! {
             <h3>"Fixes"</h3>
@@ -138,7 +188,12 @@ fn PanicCard(
                         let action = offer.action;
                         view! {
                             <div class="fix" data-fix=offer.label>
-                                <button type="button" class="fix-button" on:click=move |_| on_fix.run(action)>
+                                <button type="button" class="fix-button" on:click=move |_| {
+                                    playground.apply_fix(action);
+                                    if let Some(then) = then {
+                                        then.run(());
+                                    }
+                                }>
                                     {offer.label}
                                 </button>
                                 <p class="note">{offer.description}</p>
@@ -166,7 +221,13 @@ fn PanicCard(
             {location.map(|location| view! {
                 <p>"at " <code data-testid="panic-location">{location}</code></p>
             })}
-            <p class="note">"The engine worker that panicked was replaced; your inputs and toggles are unchanged."</p>
+            <p class="note" data-testid="panic-recovery">
+                {if worker_survived {
+                    "Caught inside the engine: the same worker and WebGPU device run the next scenario. Your inputs and toggles are unchanged."
+                } else {
+                    "The panic stopped the engine's worker; a new worker took over. Your inputs and toggles are unchanged."
+                }}
+            </p>
             <h3>"What it means"</h3>
             <p data-testid="panic-meaning">{kind.meaning()}</p>
             {kind.surprise().map(|surprise| view! { <p class="surprise" data-testid="panic-surprise">{surprise}</p> })}

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::form::{Form, OpTexts};
-use crate::input::ArgsError;
-use crate::scenario::{OpArgs, OpKind, Scenario};
+use crate::model::scenario::{OpArgs, OpKind, Scenario};
+use crate::teach::form::{Form, OpTexts};
+use crate::teach::input::ArgsError;
 
 struct Parsed {
     op: OpKind,

@@ -1,13 +1,16 @@
 //! The generated routing for the selected op and declaration — the real rustc expansion of
-//! burn's macro — with the arm the last run went through highlighted.
+//! burn's macro — with the arm the last run went through highlighted and scrolled into view.
 
 use leptos::html::Pre;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-use crate::expanded;
-use crate::highlight::{self, TokenKind};
-use crate::route_view::Highlight;
-use crate::scenario::{Declaration, OpKind};
+use super::state::use_playground;
+use crate::client::machine::Reply;
+use crate::model::outcome::Outcome;
+use crate::teach::expanded;
+use crate::teach::highlight::{self, TokenKind};
+use crate::teach::route_view::{Highlight, Observed, locate};
 
 fn token_class(kind: TokenKind) -> &'static str {
     match kind {
@@ -23,19 +26,39 @@ fn token_class(kind: TokenKind) -> &'static str {
     }
 }
 
-/// The expansion of `op` under `declaration`, with `highlight` (from the last run, when it ran
-/// this op and declaration) marked and scrolled into view.
+/// The expansion of the selected op under the selected declaration, with the arm of the last
+/// run marked (when that run was of this op and declaration) and brought into view.
 #[component]
-pub fn RoutingView(
-    op: Signal<OpKind>,
-    declaration: Signal<Declaration>,
-    highlight: Signal<Option<Highlight>>,
-) -> impl IntoView {
+pub fn RoutingView() -> impl IntoView {
+    let playground = use_playground();
+    // Memos: typing changes the form but neither of these, so the view is left alone.
+    let op = Memo::new(move |_| playground.form.with(|form| form.op));
+    let declaration = Memo::new(move |_| playground.form.with(|form| form.declaration));
+    let highlight = Memo::new(move |_| -> Option<Highlight> {
+        let (op, declaration) = (op.get(), declaration.get());
+        playground.last_run.with(|run| {
+            let run = run.as_ref()?;
+            if run.scenario.args.kind() != op || run.scenario.declaration != declaration {
+                return None;
+            }
+            let observed = match &run.reply {
+                Reply::Outcome(Outcome::Completed(completed)) => Observed::Ran(completed.route),
+                Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
+                    Observed::from_panic(&report.message)?
+                }
+                _ => return None,
+            };
+            let source = expanded::source(op, declaration)?;
+            locate(source, declaration, run.scenario.backend, observed)
+        })
+    });
     let code_box = NodeRef::<Pre>::new();
     let source = Memo::new(move |_| expanded::source(op.get(), declaration.get()).unwrap_or(""));
     let lines = Memo::new(move |_| highlight::highlight(source.get()));
 
-    // Bring the first decisive line into the middle of the code box (not the page).
+    // Bring the first deciding line to the middle of the code box (the box scrolls, not the
+    // page). Positions come from the layout boxes: `offsetTop` would be measured from the
+    // nearest positioned ancestor, not from the code box.
     Effect::new(move |_| {
         let Some(target) = highlight
             .get()
@@ -48,13 +71,19 @@ pub fn RoutingView(
             return;
         };
         let selector = format!("[data-line=\"{target}\"]");
-        if let Ok(Some(line)) = code_box.query_selector(&selector) {
-            use wasm_bindgen::JsCast;
-            if let Ok(line) = line.dyn_into::<web_sys::HtmlElement>() {
-                let top = line.offset_top() - code_box.client_height() / 2;
-                code_box.set_scroll_top(top.max(0));
-            }
-        }
+        let Ok(Some(line)) = code_box.query_selector(&selector) else {
+            return;
+        };
+        let Ok(line) = line.dyn_into::<web_sys::HtmlElement>() else {
+            return;
+        };
+        let line_top = line.get_bounding_client_rect().top();
+        let box_top = code_box.get_bounding_client_rect().top();
+        let within = line_top - box_top + f64::from(code_box.scroll_top());
+        let centred = within - f64::from(code_box.client_height()) / 2.0
+            + f64::from(line.offset_height()) / 2.0;
+        code_box.set_scroll_top(centred.max(0.0) as i32);
+        code_box.set_scroll_left(0);
     });
 
     let rendered = move || {

@@ -1,11 +1,12 @@
 //! The form in the address bar: read on load and on back/forward, written on every change.
 //!
 //! Toggles push a history entry (so back/forward step through them); typing replaces the
-//! current one (so a sentence is not a hundred entries).
+//! current one (so a sentence is not a hundred entries). A field text too long for a link is
+//! left out of it ([`Form::to_query`]); the share button says so.
 
 use wasm_bindgen::JsValue;
 
-use crate::form::{Form, UrlNotice};
+use crate::teach::form::{Form, UrlNotice};
 
 /// How a change is recorded in the session history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +25,8 @@ pub fn read() -> (Form, Vec<UrlNotice>) {
     Form::from_query(&query)
 }
 
-/// Writes `form` to the URL unless it is already there.
+/// Writes `form` to the URL unless it is already there. A history write that the browser
+/// refuses (rate limits, quotas) is dropped: the page keeps working with the URL it has.
 pub fn write(form: &Form, mode: HistoryMode) {
     let Some(window) = web_sys::window() else {
         return;
@@ -40,4 +42,9 @@ pub fn write(form: &Form, mode: HistoryMode) {
         HistoryMode::Push => history.push_state_with_url(&JsValue::NULL, "", Some(&query)),
         HistoryMode::Replace => history.replace_state_with_url(&JsValue::NULL, "", Some(&query)),
     };
+}
+
+/// The page's current address, to share.
+pub fn current_link() -> Option<String> {
+    web_sys::window()?.location().href().ok()
 }

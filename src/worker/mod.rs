@@ -10,8 +10,11 @@
 
 mod webgpu_probe;
 
-use std::cell::Cell;
-use std::rc::Rc;
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+
+use futures::StreamExt;
+use futures::channel::mpsc;
 
 use burn::tensor::Device;
 use wasm_bindgen::JsCast;
@@ -20,14 +23,16 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::engine::devices::{self, GpuDevice};
 use crate::engine::{Engine, panic_capture};
+use crate::model::outcome::{Outcome, PanicReport};
+use crate::model::protocol::{self, FromWorker, ToWorker, VALUES_SENT};
+use crate::model::training::LossPoint;
 use crate::ops::trace;
-use crate::outcome::{Outcome, PanicReport};
-use crate::present::SHOWN_VALUES;
-use crate::protocol::{self, FromWorker, ToWorker};
 
 thread_local! {
     /// The run in progress, so the panic hook can say which run panicked.
     static CURRENT_RUN: Cell<Option<u64>> = const { Cell::new(None) };
+    /// Training runs asked to stop.
+    static STOPPED: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -46,7 +51,10 @@ fn post(message: &FromWorker) {
 /// Runs in the panic hook, before the instance traps.
 fn post_panic(report: &PanicReport) {
     let mut report = report.clone();
-    report.impls = trace::take();
+    let trace = trace::take();
+    report.impls = trace.impls;
+    report.routing_tensor = trace.routing_tensor;
+    report.training_step = crate::engine::training_step_in_progress();
     post(&FromWorker::Panicked {
         id: CURRENT_RUN.with(Cell::get),
         report,
@@ -61,32 +69,22 @@ async fn as_current_run<T>(id: u64, work: impl std::future::Future<Output = T>) 
     result
 }
 
-/// Starts the worker: installs the panic hook, initialises the engine, then serves runs.
+/// Starts the worker: installs the panic hook, initialises the engine, then serves requests one
+/// at a time, in order (the engine records what a run did in per-thread logs, so two runs must
+/// never interleave). A stop for a training run is the exception: it takes effect at once.
 pub fn start() {
     panic_capture::install(Some(post_panic));
     wasm_bindgen_futures::spawn_local(async {
-        let engine = Rc::new(Engine::from_parts(acquire_gpu().await, Device::flex()));
-        let serving = Rc::clone(&engine);
+        let engine = Engine::from_parts(acquire_gpu().await, Device::flex());
+        let (queue, mut requests) = mpsc::unbounded::<ToWorker>();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let bytes = js_sys::Uint8Array::new(&event.data()).to_vec();
             match protocol::decode::<ToWorker>(&bytes) {
-                Ok(ToWorker::Run { id, scenario }) => {
-                    let engine = Rc::clone(&serving);
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let mut outcome = as_current_run(id, engine.run(&scenario)).await;
-                        // The page shows the first values only: send no more across.
-                        if let Outcome::Completed(completed) = &mut outcome {
-                            completed.truncate_values(SHOWN_VALUES);
-                        }
-                        post(&FromWorker::Finished { id, outcome });
-                    });
+                Ok(ToWorker::StopTraining { id }) => {
+                    STOPPED.with(|stopped| stopped.borrow_mut().insert(id));
                 }
-                Ok(ToWorker::RunCase { id, case }) => {
-                    let engine = Rc::clone(&serving);
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let outcome = as_current_run(id, engine.run_case(case)).await;
-                        post(&FromWorker::CaseFinished { id, outcome });
-                    });
+                Ok(request) => {
+                    let _ = queue.unbounded_send(request);
                 }
                 Err(error) => web_sys::console::error_1(
                     &format!("engine worker: unreadable message: {error}").into(),
@@ -99,7 +97,49 @@ pub fn start() {
         post(&FromWorker::Ready {
             gpu: engine.gpu().map(str::to_owned).map_err(str::to_owned),
         });
+        while let Some(request) = requests.next().await {
+            serve(&engine, request).await;
+        }
     });
+}
+
+/// Answers one request.
+async fn serve(engine: &Engine, request: ToWorker) {
+    match request {
+        ToWorker::Run { id, scenario } => {
+            let mut outcome = as_current_run(id, engine.run(&scenario)).await;
+            // The page shows the first values only: send no more across.
+            if let Outcome::Completed(completed) = &mut outcome {
+                completed.truncate_values(VALUES_SENT);
+            }
+            post(&FromWorker::Finished { id, outcome });
+        }
+        ToWorker::RunCase { id, case } => {
+            let outcome = as_current_run(id, engine.run_case(case)).await;
+            post(&FromWorker::CaseFinished { id, outcome });
+        }
+        ToWorker::Train { id, request } => {
+            let mut progress = |points: &[LossPoint]| {
+                post(&FromWorker::TrainProgress {
+                    id,
+                    points: points.to_vec(),
+                })
+            };
+            let stop = || STOPPED.with(|stopped| stopped.borrow().contains(&id));
+            let outcome = as_current_run(id, engine.train(&request, &mut progress, &stop)).await;
+            // One training run at a time: no stop asked for so far can matter any more.
+            STOPPED.with(|stopped| stopped.borrow_mut().clear());
+            post(&FromWorker::TrainFinished { id, outcome });
+        }
+        ToWorker::Warm { scenarios } => {
+            for scenario in &scenarios {
+                engine.run(scenario).await;
+            }
+            post(&FromWorker::Warmed);
+        }
+        // Handled as it arrives, never queued.
+        ToWorker::StopTraining { .. } => {}
+    }
 }
 
 /// The GPU device, or why the worker serves the CPU backend only.

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::BackendChoice;
+use crate::model::scenario::BackendChoice;
 
-/// The result of running one [`Scenario`](crate::scenario::Scenario).
+/// The result of running one [`Scenario`](crate::model::scenario::Scenario).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Outcome {
     /// The call returned and its tensors were read back.
@@ -39,6 +39,23 @@ impl Values {
     /// Whether there are no elements.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The largest element-wise |self − other|, when both are of the same kind and length.
+    pub fn max_abs_difference(&self, other: &Values) -> Option<f64> {
+        fn largest<T: Copy>(a: &[T], b: &[T], to_f64: impl Fn(T) -> f64) -> Option<f64> {
+            (a.len() == b.len()).then(|| {
+                a.iter()
+                    .zip(b)
+                    .map(|(&x, &y)| (to_f64(x) - to_f64(y)).abs())
+                    .fold(0.0, f64::max)
+            })
+        }
+        match (self, other) {
+            (Values::Float(a), Values::Float(b)) => largest(a, b, f64::from),
+            (Values::Int(a), Values::Int(b)) => largest(a, b, |v| v as f64),
+            _ => None,
+        }
     }
 }
 
@@ -112,6 +129,27 @@ impl ImplCall {
     }
 }
 
+/// The routing tensor as it entered the generated routing: the facts its `match` decides on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoutingTensor {
+    /// The backend holding it, by selector name: `Cube` or `Flex`.
+    pub backend: String,
+    /// Whether autodiff wraps it (`DispatchTensorKind::Autodiff(..)`): float tensors on an
+    /// autodiff device are wrapped; int tensors never are.
+    pub autodiff_wrapped: bool,
+    /// Whether its autodiff context is enabled (`DispatchAutodiffContext::Enabled`).
+    pub autodiff_context: bool,
+}
+
+/// The input tensor as the run created it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputFacts {
+    /// Whether it was created on an autodiff device.
+    pub autodiff: bool,
+    /// Whether it requires a gradient.
+    pub require_grad: bool,
+}
+
 /// Which way the call went, derived from what was observed during the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Route {
@@ -124,6 +162,20 @@ pub enum Route {
     AutodiffImpl,
     /// The custom op was not called: burn's builtin tensor ops computed the result.
     Builtin,
+}
+
+/// Where a run's time went in the engine, in milliseconds of wall-clock time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunTimings {
+    /// Creating the input, calling the op through the routing and `backward()`: recording and
+    /// submitting the device's work (a GPU runs it asynchronously).
+    pub call_ms: f64,
+    /// The builtin reference, on the CPU.
+    pub reference_ms: f64,
+    /// Waiting for the device and reading every tensor back.
+    pub read_ms: f64,
+    /// Comparing the results with the reference.
+    pub compare_ms: f64,
 }
 
 /// A successful run.
@@ -150,12 +202,19 @@ pub struct Completed {
     pub route: Route,
     /// Every op implementation that ran, in order (forward, then backward).
     pub impls: Vec<ImplCall>,
+    /// The routing tensor as it entered the generated routing (none when the custom op was not
+    /// called).
+    pub routing_tensor: Option<RoutingTensor>,
+    /// The input as the run created it.
+    pub input: InputFacts,
     /// Which backend ran the op.
     pub backend: BackendChoice,
     /// The device or adapter name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)` or `SwiftShader`.
     pub device: String,
     /// Wall-clock time of the run, from tensor creation to the last read, in milliseconds.
     pub elapsed_ms: f64,
+    /// Where that time went.
+    pub timings: RunTimings,
 }
 
 /// Where a panic was raised.
@@ -178,6 +237,11 @@ pub struct PanicReport {
     pub location: Option<PanicLocation>,
     /// Op implementations that ran before the panic.
     pub impls: Vec<ImplCall>,
+    /// The routing tensor as it entered the generated routing, when the panic came after a
+    /// custom op was called.
+    pub routing_tensor: Option<RoutingTensor>,
+    /// The training step it was raised in, when a training run raised it.
+    pub training_step: Option<u32>,
 }
 
 /// The result of running a gallery case.

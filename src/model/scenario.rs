@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::catalog::{AutodiffDeclared, Declaration};
+
 /// The playground's custom ops, one per routing path worth teaching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OpKind {
@@ -55,66 +57,6 @@ impl OpKind {
     }
 }
 
-/// How the op's trait is declared: the selector list given to `#[backend_extension(...)]`.
-///
-/// `Cube` (WebGPU) is always listed; `Flex` (the CPU backend) and `Autodiff` are optional. Each
-/// of the four combinations is a separate, real expansion of burn's macro compiled into the
-/// engine, and each lists `Autodiff` only together with an `impl … for Autodiff<B, C>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Declaration {
-    /// The `Autodiff` selector (and the op's `Autodiff<B, C>` impl).
-    pub autodiff: bool,
-    /// The `Flex` selector.
-    pub flex: bool,
-}
-
-impl Declaration {
-    /// `#[backend_extension(Cube, Flex)]`: the common declaration without `Autodiff`.
-    pub const WITHOUT_AUTODIFF: Declaration = Declaration {
-        autodiff: false,
-        flex: true,
-    };
-    /// `#[backend_extension(Cube, Flex, Autodiff)]`.
-    pub const WITH_AUTODIFF: Declaration = Declaration {
-        autodiff: true,
-        flex: true,
-    };
-
-    /// Every declaration: without `Autodiff` first, then without `Flex`.
-    pub const ALL: [Declaration; 4] = [
-        Declaration::WITHOUT_AUTODIFF,
-        Declaration::WITH_AUTODIFF,
-        Declaration {
-            autodiff: false,
-            flex: false,
-        },
-        Declaration {
-            autodiff: true,
-            flex: false,
-        },
-    ];
-
-    /// The selector list as written in the attribute, e.g. `Cube, Flex, Autodiff`.
-    pub fn selectors(self) -> &'static str {
-        match (self.flex, self.autodiff) {
-            (true, false) => "Cube, Flex",
-            (true, true) => "Cube, Flex, Autodiff",
-            (false, false) => "Cube",
-            (false, true) => "Cube, Autodiff",
-        }
-    }
-
-    /// The module of each op file that stamps the trait under this declaration.
-    pub fn module(self) -> &'static str {
-        match (self.flex, self.autodiff) {
-            (true, false) => "cube_flex",
-            (true, true) => "cube_flex_autodiff",
-            (false, false) => "cube",
-            (false, true) => "cube_autodiff",
-        }
-    }
-}
-
 /// A fix applied at the call site (the op's declaration is chosen by [`Declaration`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Fix {
@@ -143,6 +85,14 @@ pub enum BackendChoice {
 impl BackendChoice {
     /// Both backends, GPU first.
     pub const ALL: [BackendChoice; 2] = [BackendChoice::Gpu, BackendChoice::Cpu];
+
+    /// The backend's selector in `#[backend_extension(...)]`.
+    pub fn selector(self) -> &'static str {
+        match self {
+            BackendChoice::Gpu => "Cube",
+            BackendChoice::Cpu => "Flex",
+        }
+    }
 }
 
 /// A float tensor typed by the user, row-major.

@@ -12,6 +12,12 @@
 //!  │  ◀─────────────────────────────────  Finished { id, outcome }
 //!  │  RunCase { id, case } ────────────▶  engine.run_case(case)   (gallery snippets)
 //!  │  ◀─────────────────────────────────  CaseFinished { id, outcome }
+//!  │  Train { id, request } ───────────▶  engine.train(request)
+//!  │  ◀─────────────────────────────────  TrainProgress { id, points }   (every few steps)
+//!  │  StopTraining { id } ─────────────▶  (ends it after the current step)
+//!  │  ◀─────────────────────────────────  TrainFinished { id, outcome }
+//!  │  Warm { scenarios } ──────────────▶  (a spare runs them: kernels compiled ahead)
+//!  │  ◀─────────────────────────────────  Warmed
 //!  │                                      …or, when burn panics:
 //!  │  ◀─────────────────────────────────  Panicked { id, report }   (then the instance traps)
 //! ```
@@ -22,9 +28,14 @@
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use crate::gallery::GalleryCase;
-use crate::outcome::{CaseOutcome, Outcome, PanicReport};
-use crate::scenario::Scenario;
+use crate::model::gallery_case::GalleryCase;
+use crate::model::outcome::{CaseOutcome, Outcome, PanicReport};
+use crate::model::scenario::Scenario;
+use crate::model::training::{LossPoint, TrainOutcome, TrainRequest};
+
+/// Values of each tensor the worker sends back: the page shows no more (differences are
+/// computed in the engine over all values first).
+pub const VALUES_SENT: usize = 64;
 
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,6 +44,13 @@ pub enum ToWorker {
     Run { id: u64, scenario: Scenario },
     /// Run a gallery snippet; the answer carries the same `id`.
     RunCase { id: u64, case: GalleryCase },
+    /// Train; progress and the answer carry the same `id`.
+    Train { id: u64, request: TrainRequest },
+    /// End training run `id` after its current step.
+    StopTraining { id: u64 },
+    /// Run these scenarios and forget their outcomes: a spare worker compiles the kernels the
+    /// next runs will need before it has to serve them.
+    Warm { scenarios: Vec<Scenario> },
 }
 
 /// Worker → page.
@@ -48,7 +66,14 @@ pub enum FromWorker {
     Finished { id: u64, outcome: Outcome },
     /// A gallery snippet finished without trapping the worker.
     CaseFinished { id: u64, outcome: CaseOutcome },
-    /// A run panicked. Sent by the panic hook; the worker is dead after this message.
+    /// Losses of training run `id`, read back since the last progress message.
+    TrainProgress { id: u64, points: Vec<LossPoint> },
+    /// Training run `id` ended.
+    TrainFinished { id: u64, outcome: TrainOutcome },
+    /// The scenarios of a [`ToWorker::Warm`] ran.
+    Warmed,
+    /// A run or a training step panicked. Sent by the panic hook; the worker is dead after this
+    /// message.
     Panicked {
         id: Option<u64>,
         report: PanicReport,

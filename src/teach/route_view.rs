@@ -5,9 +5,9 @@
 //! output is a line range of the expansion (the match arm) and the lines inside it that decided
 //! the outcome (the call, the context check, the `panic_fmt` that raised the message).
 
-use crate::expanded::{RoutingPanic, panic_prefix};
-use crate::outcome::Route;
-use crate::scenario::BackendChoice;
+use crate::model::outcome::Route;
+use crate::model::scenario::{BackendChoice, Declaration};
+use crate::teach::expanded::{RoutingPanic, panic_prefix};
 
 /// What a run observed, as far as the routing is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,9 +35,10 @@ impl Observed {
     }
 }
 
-/// The needle for the line of `format_args!` that carries `panic`'s message.
+/// The needle for the line that carries `panic`'s message: the start of its string literal
+/// (rustfmt puts it on the `format_args!(` line or, nested deeper, on a line of its own).
 fn message_line(panic: RoutingPanic) -> Option<String> {
-    Some(format!("format_args!(\"{}", panic_prefix(panic)?))
+    Some(format!("\"{}", panic_prefix(panic)?))
 }
 
 /// Lines of an expansion to highlight (0-based, inclusive ranges).
@@ -53,7 +54,12 @@ pub struct Highlight {
 ///
 /// `None` when the run did not call the custom op (builtin ops), or when the expansion does not
 /// have the expected shape (which the tests would catch).
-pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Option<Highlight> {
+pub fn locate(
+    source: &str,
+    declaration: Declaration,
+    backend: BackendChoice,
+    observed: Observed,
+) -> Option<Highlight> {
     let lines: Vec<&str> = source.lines().collect();
     let find_in = |from: usize, to: usize, needle: &str| {
         (from..=to.min(lines.len().saturating_sub(1))).find(|&index| lines[index].contains(needle))
@@ -72,19 +78,25 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
             })
         }
         _ => {
-            let (start, end) = backend_arm(&lines, backend)?;
+            let (start, end) = backend_arm(&lines, declaration, backend)?;
             match observed {
                 Observed::AutodiffNotSupported => {
-                    let check = find_in(
-                        start,
-                        end,
-                        "DispatchAutodiffContext::Disabled = __ad_ctx else",
-                    )?;
-                    let message =
-                        find_in(check, end, &message_line(RoutingPanic::ContextRefused)?)?;
+                    // An unwrapped routing tensor takes the `(_, __ad_ctx)` arm where `Autodiff`
+                    // is declared (its `(true, …)` arm is for float inputs), else the whole
+                    // backend arm; there, the refusal is a `let … else` check without the
+                    // selector, or the fallback of the context match when a cfg compiled the
+                    // enabled arm out.
+                    let (from, to) = match find_in(start, end, "(_, __ad_ctx) =>") {
+                        Some(arm) => (arm, block_end(&lines, arm)?),
+                        None => (start, end),
+                    };
+                    let message = find_in(from, to, &message_line(RoutingPanic::ContextRefused)?)?;
+                    let refusal = (from..message).rev().find(|&index| {
+                        lines[index].contains("__ad_ctx else") || lines[index].trim() == "_ => {"
+                    })?;
                     Some(Highlight {
                         arm: (start, end),
-                        focus: vec![check, message],
+                        focus: vec![refusal, message],
                     })
                 }
                 Observed::Ran(Route::AutodiffImpl) => {
@@ -132,13 +144,14 @@ pub fn locate(source: &str, backend: BackendChoice, observed: Observed) -> Optio
     }
 }
 
-/// The outer match arm for the backend's tag: selectors are numbered in declaration order,
-/// `Cube` first and `Flex` second.
-fn backend_arm(lines: &[&str], backend: BackendChoice) -> Option<(usize, usize)> {
-    let tag = match backend {
-        BackendChoice::Gpu => 0,
-        BackendChoice::Cpu => 1,
-    };
+/// The outer match arm for the backend's tag: burn's macro numbers the concrete selectors in
+/// the order the declaration lists them.
+fn backend_arm(
+    lines: &[&str],
+    declaration: Declaration,
+    backend: BackendChoice,
+) -> Option<(usize, usize)> {
+    let tag = declaration.backend_tag(backend.selector())?;
     let header = format!("({tag}usize, __has_float_input) =>");
     let start = lines.iter().position(|line| line.contains(&header))?;
     Some((start, block_end(lines, start)?))

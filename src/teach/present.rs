@@ -1,10 +1,9 @@
 //! Turning outcomes into the words and numbers the page shows. Pure functions, tested natively.
 
-use crate::outcome::{Completed, ImplCall, Phase, Route, Values};
-use crate::scenario::{Fix, Scenario};
+use crate::model::outcome::{Completed, ImplCall, PanicLocation, Phase, Route, Values};
 
-/// Values shown before a list is cut short.
-pub const SHOWN_VALUES: usize = 64;
+/// Values shown before a list is cut short: all the engine sends.
+pub const SHOWN_VALUES: usize = crate::model::protocol::VALUES_SENT;
 
 /// `2.5, -5, 8.75` — Rust's shortest round-trip formatting, so what is shown is exactly the
 /// value read back. Tensors of more than [`SHOWN_VALUES`] `elements` are cut short.
@@ -29,23 +28,6 @@ pub fn shape_text(shape: &[usize]) -> String {
     format!("[{}]", dims.join(", "))
 }
 
-/// The largest element-wise difference between two value lists of the same kind and length.
-pub fn max_abs_difference(a: &Values, b: &Values) -> Option<f64> {
-    fn largest<T: Copy>(a: &[T], b: &[T], to_f64: impl Fn(T) -> f64) -> Option<f64> {
-        (a.len() == b.len()).then(|| {
-            a.iter()
-                .zip(b)
-                .map(|(&x, &y)| (to_f64(x) - to_f64(y)).abs())
-                .fold(0.0, f64::max)
-        })
-    }
-    match (a, b) {
-        (Values::Float(a), Values::Float(b)) => largest(a, b, f64::from),
-        (Values::Int(a), Values::Int(b)) => largest(a, b, |v| v as f64),
-        _ => None,
-    }
-}
-
 /// A source path as rustc recorded it, made readable: paths into the cargo registry start at
 /// the crate (`burn-tensor-0.22.1/src/…`), project paths stay as they are (`src/ops/scale.rs`).
 pub fn short_path(file: &str) -> &str {
@@ -63,6 +45,16 @@ pub fn short_path(file: &str) -> &str {
         }
         None => file,
     }
+}
+
+/// Where a panic was raised, as the page shows it: `src/ops/scale.rs:61:1`.
+pub fn panic_location_text(location: &PanicLocation) -> String {
+    format!(
+        "{}:{}:{}",
+        short_path(&location.file),
+        location.line,
+        location.column
+    )
 }
 
 /// `burn-tensor-0.22.1`: a name, a dash, then `major.minor.patch`.
@@ -113,18 +105,24 @@ pub fn route_explanation(route: Route) -> &'static str {
     }
 }
 
-/// Why a completed run has no gradient, or `None` when it has one.
-pub fn missing_gradient_reason(scenario: &Scenario, completed: &Completed) -> Option<&'static str> {
+/// Why a completed run has no gradient, or `None` when it has one: read from the input the run
+/// created and the routing tensor the op received.
+pub fn missing_gradient_reason(completed: &Completed) -> Option<&'static str> {
     if completed.gradient.is_some() {
         return None;
     }
-    Some(if scenario.args.kind().takes_int_input() {
+    let detached = completed.input.autodiff
+        && completed
+            .routing_tensor
+            .as_ref()
+            .is_some_and(|tensor| !tensor.autodiff_context);
+    Some(if matches!(completed.output.values, Values::Int(_)) {
         "Int outputs have no gradient."
-    } else if scenario.fix == Fix::Detach {
-        "No gradient: the input was detached with without_autodiff(), so backward() cannot reach it. The op runs, but in a training loop whatever feeds it stops learning."
-    } else if !scenario.grad_context {
-        "No gradient: outside a grad context nothing is tracked."
-    } else if !scenario.require_grad {
+    } else if !completed.input.autodiff {
+        "No gradient: the input is not on an autodiff device, so nothing is tracked."
+    } else if detached {
+        "No gradient: the op received the input detached (without_autodiff()), so backward() cannot reach it. The op runs, but in a training loop whatever feeds it stops learning."
+    } else if !completed.input.require_grad {
         "No gradient: the input does not require one (turn on require_grad)."
     } else {
         "No gradient: the output is not tracked by autodiff."

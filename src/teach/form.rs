@@ -10,8 +10,12 @@
 
 use std::fmt;
 
-use crate::input::{ArgsError, parse_args};
-use crate::scenario::{BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario};
+use crate::model::scenario::{
+    AutodiffDeclared, BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario,
+};
+use crate::model::training::{OptimizerChoice, TrainSettings};
+use crate::teach::input::{ArgsError, parse_args};
+use crate::teach::training::{TrainInputError, TrainTexts, optimizer_name, parse_settings};
 
 /// The text of one op's two fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +58,10 @@ pub struct Form {
     pub backend: BackendChoice,
     /// Field texts for each op, in [`OpKind::ALL`] order, so switching ops loses nothing.
     texts: [OpTexts; 3],
+    /// The training fields' text.
+    pub train: TrainTexts,
+    /// The training optimiser.
+    pub optimizer: OptimizerChoice,
 }
 
 impl Default for Form {
@@ -68,6 +76,8 @@ impl Default for Form {
             fix: Fix::None,
             backend: BackendChoice::Gpu,
             texts: OpKind::ALL.map(OpTexts::example),
+            train: TrainTexts::default(),
+            optimizer: OptimizerChoice::Adam,
         }
     }
 }
@@ -113,20 +123,57 @@ impl Form {
         }
     }
 
-    /// The form as a URL query string (without the leading `?`).
+    /// The form as a URL query string (without the leading `?`). A field text longer than a
+    /// link may carry ([`MAX_URL_TEXT_BYTES`]) is left out, so the link keeps every other
+    /// setting and opens with the op's example in that field ([`Form::link_omits_text`]).
     pub fn to_query(&self) -> String {
         let texts = self.texts();
-        form_urlencoded::Serializer::new(String::new())
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query
             .append_pair(keys::OP, self.op.name())
-            .append_pair(keys::DECLARES_AUTODIFF, yes_no(self.declaration.autodiff))
-            .append_pair(keys::DECLARES_FLEX, yes_no(self.declaration.flex))
+            .append_pair(
+                keys::DECLARES_AUTODIFF,
+                autodiff_name(self.declaration.autodiff()),
+            )
+            .append_pair(keys::DECLARES_FLEX, yes_no(self.declaration.flex()))
             .append_pair(keys::GRAD, on_off(self.grad_context))
             .append_pair(keys::REQUIRE_GRAD, on_off(self.require_grad))
             .append_pair(keys::FIX, fix_name(self.fix))
-            .append_pair(keys::BACKEND, backend_name(self.backend))
-            .append_pair(keys::TENSOR, &texts.tensor)
-            .append_pair(keys::PARAM, &texts.param)
+            .append_pair(keys::BACKEND, backend_name(self.backend));
+        for (key, text) in [(keys::TENSOR, &texts.tensor), (keys::PARAM, &texts.param)] {
+            if text.len() <= MAX_URL_TEXT_BYTES {
+                query.append_pair(key, text);
+            }
+        }
+        for (key, text) in [
+            (keys::STEPS, &self.train.steps),
+            (keys::LEARNING_RATE, &self.train.learning_rate),
+        ] {
+            if text.len() <= MAX_URL_TEXT_BYTES {
+                query.append_pair(key, text);
+            }
+        }
+        query
+            .append_pair(keys::OPTIMIZER, optimizer_name(self.optimizer))
             .finish()
+    }
+
+    /// Whether [`Form::to_query`] leaves a field's text out for being too long for a link.
+    pub fn link_omits_text(&self) -> bool {
+        let texts = self.texts();
+        [
+            &texts.tensor,
+            &texts.param,
+            &self.train.steps,
+            &self.train.learning_rate,
+        ]
+        .iter()
+        .any(|text| text.len() > MAX_URL_TEXT_BYTES)
+    }
+
+    /// The training settings, or a message for each training field that does not parse.
+    pub fn train_settings(&self) -> Result<TrainSettings, Vec<TrainInputError>> {
+        parse_settings(&self.train, self.optimizer)
     }
 
     /// Reads a URL query (with or without the leading `?`). Settings absent from the query keep
@@ -169,8 +216,23 @@ impl Form {
     fn apply(&mut self, key: &str, value: &str) -> Result<(), UrlProblem> {
         match key {
             keys::OP => {} // applied first, above
-            keys::DECLARES_AUTODIFF => self.declaration.autodiff = parse_flag(value, "yes", "no")?,
-            keys::DECLARES_FLEX => self.declaration.flex = parse_flag(value, "yes", "no")?,
+            keys::DECLARES_AUTODIFF => {
+                let autodiff = AutodiffDeclared::ALL
+                    .into_iter()
+                    .find(|&autodiff| autodiff_name(autodiff) == value)
+                    .ok_or(UrlProblem::BadValue)?;
+                self.declaration = self
+                    .declaration
+                    .with_autodiff(autodiff)
+                    .ok_or(UrlProblem::BadValue)?;
+            }
+            keys::DECLARES_FLEX => {
+                let flex = parse_flag(value, "yes", "no")?;
+                self.declaration = self
+                    .declaration
+                    .with_flex(flex)
+                    .ok_or(UrlProblem::BadValue)?;
+            }
             keys::GRAD => self.grad_context = parse_flag(value, "on", "off")?,
             keys::REQUIRE_GRAD => self.require_grad = parse_flag(value, "on", "off")?,
             keys::FIX => {
@@ -184,6 +246,22 @@ impl Form {
                     .into_iter()
                     .find(|&backend| backend_name(backend) == value)
                     .ok_or(UrlProblem::BadValue)?
+            }
+            keys::OPTIMIZER => {
+                self.optimizer = OptimizerChoice::ALL
+                    .into_iter()
+                    .find(|&optimizer| optimizer_name(optimizer) == value)
+                    .ok_or(UrlProblem::BadValue)?
+            }
+            keys::STEPS | keys::LEARNING_RATE => {
+                if value.len() > MAX_URL_TEXT_BYTES {
+                    return Err(UrlProblem::TooLong);
+                }
+                if key == keys::STEPS {
+                    self.train.steps = value.to_owned();
+                } else {
+                    self.train.learning_rate = value.to_owned();
+                }
             }
             keys::TENSOR | keys::PARAM => {
                 if value.len() > MAX_URL_TEXT_BYTES {
@@ -206,7 +284,7 @@ impl Form {
 pub mod keys {
     /// `scale`, `leaky_relu` or `shift_ids`.
     pub const OP: &str = "op";
-    /// `yes` or `no`: the `Autodiff` selector.
+    /// `no`, `yes` or `cfg_off`: the `Autodiff` selector (see [`autodiff_name`]).
     pub const DECLARES_AUTODIFF: &str = "declares_autodiff";
     /// `yes` or `no`: the `Flex` selector.
     pub const DECLARES_FLEX: &str = "declares_flex";
@@ -222,8 +300,14 @@ pub mod keys {
     pub const TENSOR: &str = "x";
     /// The scalar parameter text.
     pub const PARAM: &str = "param";
+    /// Training: the number of steps, as typed.
+    pub const STEPS: &str = "steps";
+    /// Training: the learning rate, as typed.
+    pub const LEARNING_RATE: &str = "lr";
+    /// Training: `adam` or `sgd`.
+    pub const OPTIMIZER: &str = "optimizer";
     /// Every key, in the order links are written.
-    pub const ALL: [&str; 9] = [
+    pub const ALL: [&str; 12] = [
         OP,
         DECLARES_AUTODIFF,
         DECLARES_FLEX,
@@ -233,14 +317,17 @@ pub mod keys {
         BACKEND,
         TENSOR,
         PARAM,
+        STEPS,
+        LEARNING_RATE,
+        OPTIMIZER,
     ];
 }
 
 /// Longest query read at all (256 KiB); a longer one is ignored whole.
 pub const MAX_QUERY_BYTES: usize = 256 << 10;
 
-/// Longest field text taken from a link (64 KiB). Typed text may be longer; a link to it keeps
-/// the other settings.
+/// Longest field text a link carries (64 KiB), written or read. Typed text may be longer (up
+/// to the parser's 16 MiB); a link to it keeps the other settings.
 pub const MAX_URL_TEXT_BYTES: usize = 64 << 10;
 
 fn yes_no(value: bool) -> &'static str {
@@ -258,6 +345,16 @@ fn parse_flag(value: &str, yes: &str, no: &str) -> Result<bool, UrlProblem> {
         Ok(false)
     } else {
         Err(UrlProblem::BadValue)
+    }
+}
+
+/// What a declaration says about autodiff, in links: `no`, `yes` (listed), `cfg_off` (listed
+/// behind a cfg that is off).
+pub fn autodiff_name(autodiff: AutodiffDeclared) -> &'static str {
+    match autodiff {
+        AutodiffDeclared::Absent => "no",
+        AutodiffDeclared::Listed => "yes",
+        AutodiffDeclared::CfgOff => "cfg_off",
     }
 }
 

@@ -11,54 +11,28 @@
 //! of faking it. The messages themselves are never written here: every card shows what its
 //! run's panic hook captured.
 
-use serde::{Deserialize, Serialize};
+use crate::model::gallery_case::GalleryCase;
+use crate::model::scenario::{BackendChoice, Declaration, Fix, OpKind};
+use crate::teach::form::Form;
 
-use crate::form::Form;
-use crate::scenario::{BackendChoice, Declaration, Fix, OpKind};
-
-/// A burn snippet the engine runs for the gallery, exactly as its [`GalleryCase::code`] shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GalleryCase {
-    /// `Tensor::cat` of two tensors on different backends.
-    CatAcrossBackends,
-    /// The backend-level `float_to_device` of an autodiff tensor to a plain device.
-    BackendMoveOutOfAutodiff,
-    /// A `Transaction` reading tensors of two backends.
-    TransactionAcrossBackends,
-    /// A `Transaction` reading autodiff tensors of two backends.
-    TransactionAutodiffAcrossBackends,
-    /// A `Transaction` reading an autodiff tensor, then a plain one.
-    TransactionAutodiffThenPlain,
-}
-
-impl GalleryCase {
-    /// Every case.
-    pub const ALL: [GalleryCase; 5] = [
-        GalleryCase::CatAcrossBackends,
-        GalleryCase::BackendMoveOutOfAutodiff,
-        GalleryCase::TransactionAcrossBackends,
-        GalleryCase::TransactionAutodiffAcrossBackends,
-        GalleryCase::TransactionAutodiffThenPlain,
-    ];
-
-    /// The code the engine runs (`gpu` is the WebGPU device, `cpu` is `Device::flex()`).
-    pub fn code(self) -> &'static str {
-        match self {
-            GalleryCase::CatAcrossBackends => {
-                "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTensor::cat(vec![a, b], 0);"
-            }
-            GalleryCase::BackendMoveOutOfAutodiff => {
-                "let x = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\n<Dispatch as FloatTensorOps<Dispatch>>::float_to_device(\n    x.into_dispatch(),\n    cpu.as_dispatch(),\n);"
-            }
-            GalleryCase::TransactionAcrossBackends => {
-                "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTransaction::default().register(a).register(b).execute_async().await;"
-            }
-            GalleryCase::TransactionAutodiffAcrossBackends => {
-                "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &cpu.autodiff());\nTransaction::default().register(a).register(b).execute_async().await;"
-            }
-            GalleryCase::TransactionAutodiffThenPlain => {
-                "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &gpu);\nTransaction::default().register(a).register(b).execute_async().await;"
-            }
+/// The code the engine runs for `case`, as its card shows it (`gpu` is the WebGPU device, `cpu`
+/// is `Device::flex()`; `engine::gallery` runs exactly these lines).
+pub fn snippet(case: GalleryCase) -> &'static str {
+    match case {
+        GalleryCase::CatAcrossBackends => {
+            "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTensor::cat(vec![a, b], 0);"
+        }
+        GalleryCase::BackendMoveOutOfAutodiff => {
+            "let x = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\n<Dispatch as FloatTensorOps<Dispatch>>::float_to_device(\n    x.into_dispatch(),\n    cpu.as_dispatch(),\n);"
+        }
+        GalleryCase::TransactionAcrossBackends => {
+            "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTransaction::default().register(a).register(b).execute_async().await;"
+        }
+        GalleryCase::TransactionAutodiffAcrossBackends => {
+            "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &cpu.autodiff());\nTransaction::default().register(a).register(b).execute_async().await;"
+        }
+        GalleryCase::TransactionAutodiffThenPlain => {
+            "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &gpu);\nTransaction::default().register(a).register(b).execute_async().await;"
         }
     }
 }
@@ -137,10 +111,7 @@ pub const CARDS: [Card; 10] = [
         explanation: "The op is declared for Cube only and its input lives on the Flex CPU backend. No arm matches that backend, so the same fallback fires, with or without a grad context — even though a Flex impl of the op exists.",
         scenario: CardScenario::Form {
             op: OpKind::Scale,
-            declaration: Declaration {
-                autodiff: false,
-                flex: false,
-            },
+            declaration: Declaration::Cube,
             grad_context: false,
             require_grad: false,
             backend: BackendChoice::Cpu,

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::scenario::{FloatInput, IntInput, OpArgs, OpKind};
+use crate::model::scenario::{FloatInput, IntInput, OpArgs, OpKind};
 
 /// Largest tensor the playground accepts: 2^20 elements (4 MiB of f32).
 pub const MAX_ELEMENTS: usize = 1 << 20;

@@ -1,0 +1,523 @@
+//! Training: the custom op inside a small model's forward pass, optimised by burn's own
+//! optimiser, step by step, beside the same model built with burn's builtin ops.
+//!
+//! Per op, one model (its parameters initialised from a fixed sequence, so every run and every
+//! backend starts from the same numbers):
+//! - `scale`: `y = scale(linear(x), 2) + offset`, fit to the line `3x + 1`;
+//! - `leaky_relu`: a 1 → 16 → 1 MLP with the custom `leaky_relu` between its layers, fit to
+//!   `|x|`;
+//! - `shift_ids`: ids shifted by the custom int op, then an embedding lookup and a linear layer —
+//!   the seed's situation: an int op inside a training step.
+//!
+//! Each step: the loss, `backward()`, `GradientsParams`, the optimiser's `step`. The custom
+//! model's step runs inside [`panic_capture::catching`]: a model whose op is declared without
+//! `Autodiff` panics at step 1, as a training loop does. Losses are read back every few steps, in
+//! one transaction, and streamed to the caller; which parameters got a gradient is read from the
+//! gradients of step 1.
+
+use burn::module::{Module, Param};
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
+use burn::tensor::Gradients;
+use burn::tensor::{Device, Int, Tensor, TensorData, Transaction};
+use web_time::Instant;
+
+use super::panic_capture;
+use crate::model::outcome::PanicReport;
+use crate::model::scenario::{Declaration, Fix, OpKind};
+use crate::model::training::{
+    LossPoint, OptimizerChoice, ParamGradient, TrainEnd, TrainOutcome, TrainReport, TrainRequest,
+    report_every,
+};
+use crate::ops::trace::{self, Trace};
+use crate::ops::{leaky_relu, scale, shift_ids};
+
+/// Training examples per step.
+const EXAMPLES: usize = 32;
+/// `scale`'s factor inside its model.
+const SCALE_FACTOR: f32 = 2.0;
+/// `leaky_relu`'s slope inside its model.
+const LEAKY_SLOPE: f32 = 0.1;
+/// Hidden units of the `leaky_relu` model.
+const HIDDEN: usize = 16;
+/// Ids fed to the `shift_ids` model (0 to this), the shift, and the embedding's rows and width.
+const IDS: i64 = 8;
+const SHIFT: i32 = 8;
+const EMBEDDINGS: usize = 16;
+const EMBEDDING_WIDTH: usize = 4;
+
+thread_local! {
+    /// The training step running now, for a panic hook that reports it.
+    static STEP: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// The training step running now on this thread, if one is.
+pub fn step_in_progress() -> Option<u32> {
+    STEP.with(std::cell::Cell::get)
+}
+
+/// How a model calls its op: the custom op as the scenario declares and calls it, or burn's
+/// builtin ops.
+#[derive(Clone, Copy)]
+enum OpCall {
+    Custom(Declaration, Fix),
+    Builtin,
+}
+
+impl OpCall {
+    fn float<const D: usize>(
+        self,
+        x: Tensor<D>,
+        param: f32,
+        custom: fn(Declaration, Tensor<D>, f32) -> Tensor<D>,
+        builtin: fn(Tensor<D>, f32) -> Tensor<D>,
+    ) -> Tensor<D> {
+        match self {
+            OpCall::Custom(declaration, Fix::None) => custom(declaration, x, param),
+            OpCall::Custom(declaration, Fix::Detach) => {
+                custom(declaration, x.without_autodiff(), param)
+            }
+            OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => builtin(x, param),
+        }
+    }
+
+    fn ids(self, ids: Tensor<1, Int>, offset: i32) -> Tensor<1, Int> {
+        match self {
+            OpCall::Custom(declaration, Fix::None) => shift_ids::call(declaration, ids, offset),
+            OpCall::Custom(declaration, Fix::Detach) => {
+                shift_ids::call(declaration, ids.without_autodiff(), offset)
+            }
+            OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => shift_ids::reference(ids, offset),
+        }
+    }
+}
+
+/// A deterministic sequence in [-1, 1): the models' starting parameters.
+struct Sequence(u64);
+
+impl Sequence {
+    fn next(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    }
+
+    /// `count` values scaled to ±`1/sqrt(fan_in)`, as a tensor of `shape`.
+    fn tensor<const D: usize>(
+        &mut self,
+        shape: [usize; D],
+        fan_in: usize,
+        device: &Device,
+    ) -> Tensor<D> {
+        let bound = 1.0 / (fan_in as f32).sqrt();
+        let count = shape.iter().product();
+        let values: Vec<f32> = (0..count).map(|_| self.next() * bound).collect();
+        Tensor::from_data(TensorData::new(values, shape.to_vec()), device)
+    }
+
+    fn dense(&mut self, inputs: usize, outputs: usize, device: &Device) -> Dense {
+        Dense {
+            weight: Param::from_tensor(self.tensor([inputs, outputs], inputs, device)),
+            bias: Param::from_tensor(self.tensor([outputs], inputs, device)),
+        }
+    }
+}
+
+/// A fully connected layer, `x · weight + bias`, computed by broadcasting and summing.
+///
+/// Not `burn::nn::Linear`: that multiplies with `matmul`, whose kernels (cubek-matmul and
+/// cubek-tile) would be 2 MB of the engine's 10 MB of code, for layers of at most 16 units that
+/// a broadcast product and a sum compute just as well.
+#[derive(Module, Debug)]
+struct Dense {
+    weight: Param<Tensor<2>>,
+    bias: Param<Tensor<1>>,
+}
+
+impl Dense {
+    /// `[examples, inputs]` → `[examples, outputs]`.
+    fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        let [examples, inputs] = x.dims();
+        let outputs = self.bias.dims()[0];
+        // [examples, inputs, 1] · [1, inputs, outputs], summed over the inputs.
+        let products = x.reshape([examples, inputs, 1]) * self.weight.val().unsqueeze::<3>();
+        products.sum_dim(1).reshape([examples, outputs]) + self.bias.val().unsqueeze()
+    }
+
+    fn gradients(&self, prefix: &str, grads: &Gradients) -> Vec<ParamGradient> {
+        vec![
+            ParamGradient {
+                name: format!("{prefix}.weight"),
+                has_gradient: self.weight.val().grad(grads).is_some(),
+            },
+            gradient(&format!("{prefix}.bias"), self.bias.val(), grads),
+        ]
+    }
+}
+
+/// A lookup table of rows, one per id (`select` on the rows; `burn::nn::Embedding` does the same
+/// through its own op, for sequences).
+#[derive(Module, Debug)]
+struct Lookup {
+    weight: Param<Tensor<2>>,
+}
+
+impl Lookup {
+    /// `[examples]` ids → `[examples, width]`.
+    fn forward(&self, ids: Tensor<1, Int>) -> Tensor<2> {
+        self.weight.val().select(0, ids)
+    }
+}
+
+fn gradient(name: &str, tensor: Tensor<1>, grads: &Gradients) -> ParamGradient {
+    ParamGradient {
+        name: name.to_owned(),
+        has_gradient: tensor.grad(grads).is_some(),
+    }
+}
+
+/// `scale(linear(x), 2) + offset`.
+#[derive(Module, Debug)]
+struct ScaleModel {
+    linear: Dense,
+    offset: Param<Tensor<1>>,
+}
+
+/// `output(leaky_relu(hidden(x), 0.1))`.
+#[derive(Module, Debug)]
+struct MlpModel {
+    hidden: Dense,
+    output: Dense,
+}
+
+/// `output(embedding(shift_ids(ids, 8)))`.
+#[derive(Module, Debug)]
+struct EmbeddingModel {
+    embedding: Lookup,
+    output: Dense,
+}
+
+/// The training data of a model, on its device.
+enum Data {
+    Float {
+        x: Tensor<2>,
+        target: Tensor<2>,
+    },
+    Ids {
+        ids: Tensor<1, Int>,
+        target: Tensor<2>,
+    },
+}
+
+/// One of the three models, all trained the same way.
+trait Model: Module + Sized {
+    fn loss(&self, data: &Data, call: OpCall) -> Tensor<1>;
+    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient>;
+}
+
+fn mse(prediction: Tensor<2>, target: &Tensor<2>) -> Tensor<1> {
+    (prediction - target.clone()).square().mean()
+}
+
+impl Model for ScaleModel {
+    fn loss(&self, data: &Data, call: OpCall) -> Tensor<1> {
+        let Data::Float { x, target } = data else {
+            unreachable!("the scale model trains on floats")
+        };
+        let scaled = call.float(
+            self.linear.forward(x.clone()),
+            SCALE_FACTOR,
+            scale::call,
+            scale::reference,
+        );
+        mse(scaled + self.offset.val().unsqueeze(), target)
+    }
+
+    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient> {
+        let mut report = self.linear.gradients("linear", grads);
+        report.push(gradient("offset", self.offset.val(), grads));
+        report
+    }
+}
+
+impl Model for MlpModel {
+    fn loss(&self, data: &Data, call: OpCall) -> Tensor<1> {
+        let Data::Float { x, target } = data else {
+            unreachable!("the MLP trains on floats")
+        };
+        let hidden = call.float(
+            self.hidden.forward(x.clone()),
+            LEAKY_SLOPE,
+            leaky_relu::call,
+            leaky_relu::reference,
+        );
+        mse(self.output.forward(hidden), target)
+    }
+
+    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient> {
+        let mut report = self.hidden.gradients("hidden", grads);
+        report.extend(self.output.gradients("output", grads));
+        report
+    }
+}
+
+impl Model for EmbeddingModel {
+    fn loss(&self, data: &Data, call: OpCall) -> Tensor<1> {
+        let Data::Ids { ids, target } = data else {
+            unreachable!("the embedding model trains on ids")
+        };
+        let shifted = call.ids(ids.clone(), SHIFT);
+        mse(self.output.forward(self.embedding.forward(shifted)), target)
+    }
+
+    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient> {
+        let mut report = vec![ParamGradient {
+            name: "embedding.weight".to_owned(),
+            has_gradient: self.embedding.weight.val().grad(grads).is_some(),
+        }];
+        report.extend(self.output.gradients("output", grads));
+        report
+    }
+}
+
+/// `x` evenly spaced over [-2, 2], as a column.
+fn inputs(device: &Device) -> (Vec<f32>, Tensor<2>) {
+    let xs: Vec<f32> = (0..EXAMPLES)
+        .map(|i| -2.0 + 4.0 * i as f32 / (EXAMPLES - 1) as f32)
+        .collect();
+    let tensor = Tensor::from_data(TensorData::new(xs.clone(), [EXAMPLES, 1]), device);
+    (xs, tensor)
+}
+
+fn column(values: Vec<f32>, device: &Device) -> Tensor<2> {
+    let rows = values.len();
+    Tensor::from_data(TensorData::new(values, [rows, 1]), device)
+}
+
+/// The data for `op`'s model, on `device` (the autodiff device: a training batch).
+fn data(op: OpKind, device: &Device) -> Data {
+    match op {
+        OpKind::Scale => {
+            let (xs, x) = inputs(device);
+            let target = column(xs.iter().map(|x| 3.0 * x + 1.0).collect(), device);
+            Data::Float { x, target }
+        }
+        OpKind::LeakyRelu => {
+            let (xs, x) = inputs(device);
+            let target = column(xs.iter().map(|x| x.abs()).collect(), device);
+            Data::Float { x, target }
+        }
+        OpKind::ShiftIds => {
+            let ids: Vec<i64> = (0..EXAMPLES as i64).map(|i| i % IDS).collect();
+            let target = column(
+                ids.iter().map(|&id| (id as f32 * 0.8).sin()).collect(),
+                device,
+            );
+            let ids = Tensor::from_data(TensorData::new(ids, [EXAMPLES]), device);
+            Data::Ids { ids, target }
+        }
+    }
+}
+
+fn optimizer(choice: OptimizerChoice) -> ModuleOptimizer {
+    match choice {
+        OptimizerChoice::Sgd => SgdConfig::new().init(),
+        OptimizerChoice::Adam => AdamConfig::new().init(),
+    }
+}
+
+/// Trains the model for `request` on `device` (made autodiff here), calling `progress` with new
+/// loss points as they are read back and checking `stop` between steps.
+pub(super) async fn train(
+    request: &TrainRequest,
+    device: &Device,
+    device_name: &str,
+    progress: &mut dyn FnMut(&[LossPoint]),
+    stop: &dyn Fn() -> bool,
+) -> TrainOutcome {
+    let device = device.clone().autodiff();
+    let mut sequence = Sequence(0x5eed);
+    match request.op {
+        OpKind::Scale => {
+            let model = ScaleModel {
+                linear: sequence.dense(1, 1, &device),
+                offset: Param::from_tensor(sequence.tensor([1], 1, &device)),
+            };
+            run(request, model, &device, device_name, progress, stop).await
+        }
+        OpKind::LeakyRelu => {
+            let model = MlpModel {
+                hidden: sequence.dense(1, HIDDEN, &device),
+                output: sequence.dense(HIDDEN, 1, &device),
+            };
+            run(request, model, &device, device_name, progress, stop).await
+        }
+        OpKind::ShiftIds => {
+            let model = EmbeddingModel {
+                embedding: Lookup {
+                    weight: Param::from_tensor(sequence.tensor(
+                        [EMBEDDINGS, EMBEDDING_WIDTH],
+                        1,
+                        &device,
+                    )),
+                },
+                output: sequence.dense(EMBEDDING_WIDTH, 1, &device),
+            };
+            run(request, model, &device, device_name, progress, stop).await
+        }
+    }
+}
+
+/// One step of one model: loss, backward, optimiser step. Returns the updated model, its loss
+/// (detached, to read later), and the gradients report when asked.
+fn step<M: Model>(
+    model: M,
+    data: &Data,
+    call: OpCall,
+    optimizer: &mut ModuleOptimizer,
+    learning_rate: f64,
+    report_gradients: bool,
+) -> (M, Tensor<1>, Option<Vec<ParamGradient>>) {
+    let loss = model.loss(data, call);
+    let grads = loss.backward();
+    let report = report_gradients.then(|| model.gradients(&grads));
+    let grads = GradientsParams::from_grads(grads, &model);
+    let model = optimizer.step(learning_rate, model, grads);
+    (model, loss.without_autodiff(), report)
+}
+
+async fn run<M: Model + Clone>(
+    request: &TrainRequest,
+    model: M,
+    device: &Device,
+    device_name: &str,
+    progress: &mut dyn FnMut(&[LossPoint]),
+    stop: &dyn Fn() -> bool,
+) -> TrainOutcome {
+    let started = Instant::now();
+    let settings = request.settings;
+    let learning_rate = f64::from(settings.learning_rate);
+    let data = data(request.op, device);
+    let custom_call = OpCall::Custom(request.declaration, request.fix);
+    let (mut custom, mut builtin) = (model.clone(), model);
+    let (mut custom_optimizer, mut builtin_optimizer) =
+        (optimizer(settings.optimizer), optimizer(settings.optimizer));
+    let every = report_every(settings.steps);
+    let mut curve: Vec<LossPoint> = Vec::new();
+    let mut first_step: Option<(Trace, Vec<ParamGradient>)> = None;
+    let mut end = TrainEnd::Completed;
+    let mut done = 0;
+    while done < settings.steps && end == TrainEnd::Completed {
+        // A batch of steps without waiting for the device, then one reading of their losses.
+        let batch = every.min(settings.steps - done);
+        let mut losses = Vec::with_capacity(batch as usize);
+        for _ in 0..batch {
+            if stop() {
+                end = TrainEnd::Stopped { step: done };
+                break;
+            }
+            let step_number = done + 1;
+            STEP.with(|step| step.set(Some(step_number)));
+            trace::take();
+            let custom_step = panic_capture::catching(|| {
+                step(
+                    custom.clone(),
+                    &data,
+                    custom_call,
+                    &mut custom_optimizer,
+                    learning_rate,
+                    step_number == 1,
+                )
+            });
+            let (next, custom_loss, gradients) = match custom_step {
+                Ok(stepped) => stepped,
+                Err(report) => {
+                    STEP.with(|step| step.set(None));
+                    return panicked(step_number, report);
+                }
+            };
+            if let Some(gradients) = gradients {
+                first_step = Some((trace::take(), gradients));
+            }
+            custom = next;
+            let (next, builtin_loss, _) = step(
+                builtin.clone(),
+                &data,
+                OpCall::Builtin,
+                &mut builtin_optimizer,
+                learning_rate,
+                false,
+            );
+            builtin = next;
+            done = step_number;
+            losses.push((step_number, custom_loss, builtin_loss));
+        }
+        let Some(&(last, _, _)) = losses.last() else {
+            break;
+        };
+        let read = losses
+            .iter()
+            .filter(|(step, ..)| step % every == 0 || *step == last)
+            .fold(
+                Transaction::default(),
+                |transaction, (_, custom, builtin)| {
+                    transaction
+                        .register(custom.clone())
+                        .register(builtin.clone())
+                },
+            )
+            .execute_async()
+            .await;
+        let values = match read {
+            Ok(data) => data
+                .into_iter()
+                .map(|data| data.iter::<f32>().next().unwrap_or(f32::NAN))
+                .collect::<Vec<f32>>(),
+            Err(error) => {
+                return TrainOutcome::Failed(format!("Reading the losses failed: {error:?}"));
+            }
+        };
+        let steps = losses
+            .iter()
+            .map(|(step, ..)| *step)
+            .filter(|step| step % every == 0 || *step == last);
+        let points: Vec<LossPoint> = steps
+            .zip(values.chunks(2))
+            .map(|(step, pair)| LossPoint {
+                step,
+                custom: pair[0],
+                builtin: pair[1],
+            })
+            .collect();
+        if let Some(diverged) = points
+            .iter()
+            .find(|point| !point.custom.is_finite() || !point.builtin.is_finite())
+        {
+            end = TrainEnd::Diverged {
+                step: diverged.step,
+            };
+        }
+        progress(&points);
+        curve.extend(points);
+    }
+    STEP.with(|step| step.set(None));
+    let (trace, gradients) = first_step.unwrap_or_default();
+    TrainOutcome::Trained(TrainReport {
+        curve,
+        end,
+        gradients,
+        impls: trace.impls,
+        routing_tensor: trace.routing_tensor,
+        device: device_name.to_owned(),
+        elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+    })
+}
+
+fn panicked(step: u32, mut report: PanicReport) -> TrainOutcome {
+    let trace = trace::take();
+    report.impls = trace.impls;
+    report.routing_tensor = trace.routing_tensor;
+    report.training_step = Some(step);
+    TrainOutcome::Panicked { step, report }
+}

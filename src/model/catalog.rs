@@ -1,0 +1,158 @@
+//! The declaration catalog: every way the playground declares its ops, one line each.
+//!
+//! In the spirit of burn-backend-extension's own `catalog.rs`, this is the single list that
+//! everything about a declaration variant is stamped from:
+//! - [`Declaration`], its names in links and tests, its selector list as written;
+//! - each op's trait modules (`ops::*`): one real `#[backend_extension(...)]` expansion per line,
+//!   with the op's `Autodiff<B, C>` impl where the line lists `Autodiff`, and its dispatch;
+//! - the shipped expansions (`src/ops/expanded/{op}__{module}.rs`) and the backend tags the
+//!   routing view looks for.
+//!
+//! Adding a variant is one line below, plus its regenerated expansions
+//! (`UPDATE_EXPANSIONS=1 cargo test --test expansion`).
+
+/// Calls `$callback! { { $extra } rows… }` with one row per declaration variant:
+/// `Variant module autodiff flex [selectors as written in the attribute];`
+///
+/// `autodiff` says what the line declares about autodiff: `Absent` (no `Autodiff` selector),
+/// `Listed` (the selector and the op's `Autodiff<B, C>` impl), or `CfgOff(cfg)` (the selector
+/// and the impl both behind that cfg; the crate's `autodiff` feature is never turned on, so the
+/// line is declared in the source and compiled out of the build, as when someone forgets to
+/// enable the feature).
+macro_rules! declaration_catalog {
+    ($callback:ident ! { $($extra:tt)* }) => {
+        $callback! {
+            { $($extra)* }
+            // variant           module                  autodiff                      flex   selectors, as written
+            CubeFlex             cube_flex               Absent                        true   [Cube, Flex];
+            CubeFlexAutodiff     cube_flex_autodiff      Listed                        true   [Cube, Flex, Autodiff];
+            CubeFlexAutodiffCfg  cube_flex_autodiff_cfg  CfgOff(feature = "autodiff")  true   [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
+            Cube                 cube                    Absent                        false  [Cube];
+            CubeAutodiff         cube_autodiff           Listed                        false  [Cube, Autodiff];
+            CubeAutodiffCfg      cube_autodiff_cfg       CfgOff(feature = "autodiff")  false  [Cube, Autodiff: cfg(feature = "autodiff")];
+        }
+    };
+}
+pub(crate) use declaration_catalog;
+
+use serde::{Deserialize, Serialize};
+
+/// What a declaration says about autodiff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AutodiffDeclared {
+    /// No `Autodiff` selector: the declaration most custom ops start with.
+    Absent,
+    /// The `Autodiff` selector, and an `impl … for Autodiff<B, C>`.
+    Listed,
+    /// `Autodiff: cfg(feature = "autodiff")`, with the impl behind the same cfg, and the feature
+    /// off: declared in the source, compiled out of the build.
+    CfgOff,
+}
+
+impl AutodiffDeclared {
+    /// Every choice, in the order the page offers them.
+    pub const ALL: [AutodiffDeclared; 3] = [
+        AutodiffDeclared::Absent,
+        AutodiffDeclared::Listed,
+        AutodiffDeclared::CfgOff,
+    ];
+}
+
+/// Defines [`Declaration`] from the catalog's rows.
+macro_rules! define_declaration {
+    ({} $($variant:ident $module:ident $autodiff:ident $(($($gate:tt)*))? $flex:literal [$($selectors:tt)*];)*) => {
+        /// How an op's trait is declared: one line of the catalog, one real expansion of burn's
+        /// macro per op. `Cube` (WebGPU) is always listed; `Flex` (the CPU backend) and
+        /// `Autodiff` vary.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum Declaration {
+            $(
+                #[doc = concat!("`#[backend_extension(", stringify!($($selectors)*), ")]`")]
+                $variant,
+            )*
+        }
+
+        impl Declaration {
+            /// Every declaration, in catalog order.
+            pub const ALL: &[Declaration] = &[$(Declaration::$variant),*];
+
+            /// The module of each op file that stamps the trait under this declaration (also
+            /// the shipped expansion's file name).
+            pub fn module(self) -> &'static str {
+                match self {
+                    $(Declaration::$variant => stringify!($module),)*
+                }
+            }
+
+            /// The selector list as written in the attribute, e.g. `Cube, Flex, Autodiff`.
+            pub fn selectors(self) -> &'static str {
+                // `stringify!` spaces a `:` on both sides; written code has no space before it.
+                static WRITTEN: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+                let written = WRITTEN.get_or_init(|| {
+                    [$(stringify!($($selectors)*)),*]
+                        .iter()
+                        .map(|selectors| selectors.replace(" :", ":"))
+                        .collect()
+                });
+                &written[self as usize]
+            }
+
+            /// What the declaration says about autodiff.
+            pub fn autodiff(self) -> AutodiffDeclared {
+                match self {
+                    $(Declaration::$variant => AutodiffDeclared::$autodiff,)*
+                }
+            }
+
+            /// Whether the `Flex` selector is listed.
+            pub fn flex(self) -> bool {
+                match self {
+                    $(Declaration::$variant => $flex,)*
+                }
+            }
+        }
+    };
+}
+declaration_catalog!(define_declaration! {});
+
+impl Declaration {
+    /// `#[backend_extension(Cube, Flex)]`: the common declaration without `Autodiff`.
+    pub const WITHOUT_AUTODIFF: Declaration = Declaration::CubeFlex;
+    /// `#[backend_extension(Cube, Flex, Autodiff)]`.
+    pub const WITH_AUTODIFF: Declaration = Declaration::CubeFlexAutodiff;
+
+    /// The catalog line with these choices, if there is one.
+    pub fn with(autodiff: AutodiffDeclared, flex: bool) -> Option<Declaration> {
+        Declaration::ALL
+            .iter()
+            .copied()
+            .find(|declaration| declaration.autodiff() == autodiff && declaration.flex() == flex)
+    }
+
+    /// This declaration with `autodiff` instead (and the same `Flex` choice), if the catalog
+    /// has that line.
+    pub fn with_autodiff(self, autodiff: AutodiffDeclared) -> Option<Declaration> {
+        Declaration::with(autodiff, self.flex())
+    }
+
+    /// This declaration with or without `Flex` (and the same autodiff choice), if the catalog
+    /// has that line.
+    pub fn with_flex(self, flex: bool) -> Option<Declaration> {
+        Declaration::with(self.autodiff(), flex)
+    }
+
+    /// The concrete selectors in the order listed (`Cube`, `Flex`), without `Autodiff`.
+    pub fn backends(self) -> impl Iterator<Item = &'static str> {
+        self.selectors()
+            .split(',')
+            .map(|selector| selector.split(':').next().unwrap_or("").trim())
+            .filter(|selector| *selector != "Autodiff")
+    }
+
+    /// The number the generated routing gives `selector` (`Cube`, `Flex`): its position among
+    /// the concrete selectors, as burn's macro numbers its backend arms. `None` when the
+    /// declaration does not list it.
+    pub fn backend_tag(self, selector: &str) -> Option<usize> {
+        self.backends().position(|listed| listed == selector)
+    }
+}

@@ -1,0 +1,23 @@
+//! What the page knows and says: from text typed to the words shown. Page-only, plain Rust,
+//! tested natively; the engine never imports it.
+//!
+//! - [`input`]: the fields' text → typed op arguments, with a message per mistake.
+//! - [`form`]: the editable state, and its form in the URL.
+//! - [`expanded`]: the routing rustc expanded for every op and declaration, shipped with the
+//!   page.
+//! - [`route_view`]: the arm of that code a run went through, from what the run observed.
+//! - [`highlight`]: Rust syntax colouring for the code views.
+//! - [`explain`]: what a panic means, and the fixes for it.
+//! - [`present`]: numbers, paths and routes as the page words them.
+//! - [`gallery`]: the related-errors cards.
+//! - [`training`]: the training fields, the loss chart, how a training run ended.
+
+pub mod expanded;
+pub mod explain;
+pub mod form;
+pub mod gallery;
+pub mod highlight;
+pub mod input;
+pub mod present;
+pub mod route_view;
+pub mod training;

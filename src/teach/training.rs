@@ -1,0 +1,237 @@
+//! Training as the page shows it: the settings typed into their fields (checked, with a message
+//! per mistake), the loss chart's geometry, and the words for how a run ended.
+
+use std::fmt;
+
+use crate::model::training::{
+    LossPoint, MAX_LEARNING_RATE, MAX_STEPS, OptimizerChoice, ParamGradient, TrainEnd,
+    TrainSettings,
+};
+
+/// The training fields' text, as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrainTexts {
+    /// Steps, e.g. `200`.
+    pub steps: String,
+    /// Learning rate, e.g. `0.05`.
+    pub learning_rate: String,
+}
+
+impl Default for TrainTexts {
+    fn default() -> TrainTexts {
+        TrainTexts {
+            steps: "200".to_owned(),
+            learning_rate: "0.05".to_owned(),
+        }
+    }
+}
+
+/// A training field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrainField {
+    /// The number of steps.
+    Steps,
+    /// The learning rate.
+    LearningRate,
+}
+
+/// Why a training field's text cannot be used. `Display` is the message next to the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrainInputError {
+    /// Nothing typed.
+    Empty(TrainField),
+    /// Steps that are not a whole number from 1 to [`MAX_STEPS`].
+    StepsOutOfRange,
+    /// A learning rate that is not a number (or not finite).
+    NotANumber,
+    /// A learning rate of 0 or below.
+    NotPositive,
+    /// A learning rate above [`MAX_LEARNING_RATE`].
+    TooLarge,
+}
+
+impl TrainInputError {
+    /// The field the message belongs next to.
+    pub fn field(&self) -> TrainField {
+        match self {
+            TrainInputError::Empty(field) => *field,
+            TrainInputError::StepsOutOfRange => TrainField::Steps,
+            _ => TrainField::LearningRate,
+        }
+    }
+}
+
+impl fmt::Display for TrainInputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainInputError::Empty(TrainField::Steps) => write!(f, "Enter a number of steps."),
+            TrainInputError::Empty(TrainField::LearningRate) => {
+                write!(f, "Enter a learning rate.")
+            }
+            TrainInputError::StepsOutOfRange => write!(
+                f,
+                "Steps must be a whole number from 1 to {}.",
+                group_thousands(MAX_STEPS)
+            ),
+            TrainInputError::NotANumber => {
+                write!(f, "The learning rate must be a finite number, like 0.05.")
+            }
+            TrainInputError::NotPositive => write!(f, "The learning rate must be above 0."),
+            TrainInputError::TooLarge => {
+                write!(f, "The learning rate must be at most {MAX_LEARNING_RATE}.")
+            }
+        }
+    }
+}
+
+/// `10000` → `10,000`.
+fn group_thousands(value: u32) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// The settings, or a message for each field that does not parse.
+pub fn parse_settings(
+    texts: &TrainTexts,
+    optimizer: OptimizerChoice,
+) -> Result<TrainSettings, Vec<TrainInputError>> {
+    let steps = match texts.steps.trim() {
+        "" => Err(TrainInputError::Empty(TrainField::Steps)),
+        text => text
+            .parse::<u32>()
+            .ok()
+            .filter(|steps| (1..=MAX_STEPS).contains(steps))
+            .ok_or(TrainInputError::StepsOutOfRange),
+    };
+    let learning_rate = match texts.learning_rate.trim() {
+        "" => Err(TrainInputError::Empty(TrainField::LearningRate)),
+        text => match text.parse::<f32>() {
+            Ok(rate) if !rate.is_finite() => Err(TrainInputError::NotANumber),
+            Ok(rate) if rate <= 0.0 => Err(TrainInputError::NotPositive),
+            Ok(rate) if rate > MAX_LEARNING_RATE => Err(TrainInputError::TooLarge),
+            Ok(rate) => Ok(rate),
+            Err(_) => Err(TrainInputError::NotANumber),
+        },
+    };
+    match (steps, learning_rate) {
+        (Ok(steps), Ok(learning_rate)) => Ok(TrainSettings {
+            steps,
+            learning_rate,
+            optimizer,
+        }),
+        (steps, learning_rate) => Err([steps.err(), learning_rate.err()]
+            .into_iter()
+            .flatten()
+            .collect()),
+    }
+}
+
+/// The optimiser's name in links and on the page.
+pub fn optimizer_name(optimizer: OptimizerChoice) -> &'static str {
+    match optimizer {
+        OptimizerChoice::Sgd => "sgd",
+        OptimizerChoice::Adam => "adam",
+    }
+}
+
+/// How a run ended, in a sentence.
+pub fn end_text(end: TrainEnd, steps: u32) -> String {
+    match end {
+        TrainEnd::Completed => format!("Trained {steps} steps."),
+        TrainEnd::Stopped { step } => format!("Stopped after step {step} of {steps}."),
+        TrainEnd::Diverged { step } => format!(
+            "Diverged: a loss became NaN or infinite by step {step}, so training stopped. Try a smaller learning rate."
+        ),
+    }
+}
+
+/// What the gradients of step 1 say, in a sentence: which parameters got none.
+pub fn gradients_text(gradients: &[ParamGradient]) -> String {
+    let frozen: Vec<&str> = gradients
+        .iter()
+        .filter(|param| !param.has_gradient)
+        .map(|param| param.name.as_str())
+        .collect();
+    match frozen.as_slice() {
+        [] => "Every parameter received a gradient.".to_owned(),
+        names => format!(
+            "No gradient reached {}: frozen, they keep their starting values, so the custom model's loss stops falling where the builtin one's goes on.",
+            names.join(", ")
+        ),
+    }
+}
+
+/// The largest |custom − builtin| over the recorded steps.
+pub fn largest_gap(points: &[LossPoint]) -> Option<f32> {
+    points
+        .iter()
+        .map(|point| (point.custom - point.builtin).abs())
+        .reduce(f32::max)
+}
+
+/// The chart's drawing area, in SVG units.
+pub const CHART_WIDTH: f32 = 600.0;
+/// See [`CHART_WIDTH`].
+pub const CHART_HEIGHT: f32 = 240.0;
+/// Margins around the plot inside the SVG: left (for the labels), right, top, bottom.
+const MARGIN: (f32, f32, f32, f32) = (52.0, 12.0, 10.0, 24.0);
+
+/// The loss chart: two polylines on a log scale, and the labels of its axes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// `points` attribute of the custom model's polyline.
+    pub custom: String,
+    /// `points` attribute of the builtin model's polyline.
+    pub builtin: String,
+    /// Horizontal grid lines: (y, label) for each power of ten in range.
+    pub y_ticks: Vec<(f32, String)>,
+    /// (x, label) for the first and last step.
+    pub x_ticks: Vec<(f32, String)>,
+}
+
+/// The chart of `points` for a run of `steps` steps. Losses are drawn on a log scale (they fall
+/// by orders of magnitude); NaN, infinite and non-positive losses are left out of the lines.
+pub fn chart(points: &[LossPoint], steps: u32) -> Chart {
+    let (left, right, top, bottom) = MARGIN;
+    let plot_width = CHART_WIDTH - left - right;
+    let plot_height = CHART_HEIGHT - top - bottom;
+    let logs = points
+        .iter()
+        .flat_map(|point| [point.custom, point.builtin])
+        .filter(|loss| loss.is_finite() && *loss > 0.0)
+        .map(f32::log10);
+    let (low, high) = logs.fold((f32::INFINITY, f32::NEG_INFINITY), |(low, high), log| {
+        (low.min(log), high.max(log))
+    });
+    let (low, high) = if low.is_finite() {
+        (low.floor(), high.ceil().max(low.floor() + 1.0))
+    } else {
+        (-1.0, 0.0)
+    };
+    let x = |step: u32| left + plot_width * step as f32 / steps.max(1) as f32;
+    let y = |log: f32| top + plot_height * (high - log) / (high - low);
+    let line = |loss: fn(&LossPoint) -> f32| {
+        points
+            .iter()
+            .filter(|point| loss(point).is_finite() && loss(point) > 0.0)
+            .map(|point| format!("{:.1},{:.1}", x(point.step), y(loss(point).log10())))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let y_ticks = (low as i32..=high as i32)
+        .map(|power| (y(power as f32), format!("1e{power}")))
+        .collect();
+    Chart {
+        custom: line(|point| point.custom),
+        builtin: line(|point| point.builtin),
+        y_ticks,
+        x_ticks: vec![(x(0), "0".to_owned()), (x(steps), steps.to_string())],
+    }
+}

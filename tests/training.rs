@@ -1,0 +1,315 @@
+//! Training with the custom op, on real burn: every op × declaration × fix × backend trains a
+//! fixed number of steps with burn's Adam, beside the same model built with builtin ops.
+//!
+//! Each cell asserts what a training loop meets ([`expected`]): the exact panic text at step 1
+//! when the op cannot run in an autodiff context; with `Autodiff` declared, a loss curve equal to
+//! the builtin model's at every recorded step (the proof that the op's backward is right); under
+//! the no-grad fix, which parameters got no gradient (read from the gradients) and a curve that
+//! falls behind the builtin one; with the builtin fix, the builtin curve itself. And the loss at
+//! chosen steps equals the committed golden table, `tests/golden/training.json`
+//! (`UPDATE_GOLDEN=1 cargo test --test training` rewrites it).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+
+use burn_extension_playground::engine::Engine;
+use burn_extension_playground::model::scenario::{
+    AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind,
+};
+use burn_extension_playground::model::training::{
+    LossPoint, OptimizerChoice, TrainEnd, TrainOutcome, TrainRequest, TrainSettings,
+};
+use burn_extension_playground::teach::form::{autodiff_name, backend_name, fix_name};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde::{Deserialize, Serialize};
+
+/// Steps per cell, and the steps whose losses the golden table holds.
+const STEPS: u32 = 20;
+const GOLDEN_STEPS: [u32; 3] = [1, 10, 20];
+/// The custom model with `Autodiff` declared must follow the builtin one this closely.
+const CURVE_TOLERANCE: f32 = 1e-5;
+
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| pollster::block_on(Engine::init(true)))
+}
+
+fn settings() -> TrainSettings {
+    TrainSettings {
+        steps: STEPS,
+        learning_rate: 0.05,
+        optimizer: OptimizerChoice::Adam,
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    op: OpKind,
+    declaration: Declaration,
+    fix: Fix,
+    backend: BackendChoice,
+}
+
+impl Cell {
+    fn all() -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for op in OpKind::ALL {
+            for &declaration in Declaration::ALL {
+                for fix in Fix::ALL {
+                    for backend in BackendChoice::ALL {
+                        cells.push(Cell {
+                            op,
+                            declaration,
+                            fix,
+                            backend,
+                        });
+                    }
+                }
+            }
+        }
+        cells
+    }
+
+    fn name(&self) -> String {
+        format!(
+            "{}::declared_{}::fix_{}::{}",
+            self.op.name(),
+            self.declaration.module(),
+            fix_name(self.fix),
+            backend_name(self.backend)
+        )
+    }
+
+    fn request(&self) -> TrainRequest {
+        TrainRequest {
+            op: self.op,
+            declaration: self.declaration,
+            fix: self.fix,
+            backend: self.backend,
+            settings: settings(),
+        }
+    }
+}
+
+/// What training does in a cell.
+#[derive(Debug)]
+enum Expected {
+    /// The op's routing panics in step 1 with this message.
+    PanicsAtStepOne(String),
+    /// Trains every step; the custom curve equals the builtin one.
+    TrainsLikeBuiltin,
+    /// Trains every step, but these parameters get no gradient.
+    Frozen(&'static [&'static str]),
+}
+
+fn expected(cell: &Cell) -> Expected {
+    let op = cell.op.name();
+    let backend_not_supported =
+        format!("not implemented: Backend not supported for custom op `{op}`");
+    if cell.fix == Fix::Builtin {
+        return Expected::TrainsLikeBuiltin;
+    }
+    if cell.backend == BackendChoice::Cpu && !cell.declaration.flex() {
+        return Expected::PanicsAtStepOne(backend_not_supported);
+    }
+    if cell.fix == Fix::Detach {
+        // Nothing before the op gets a gradient: the layers feeding a float op freeze. Ids carry
+        // no gradient anyway, so the int op's model loses nothing.
+        return match cell.op {
+            OpKind::Scale => Expected::Frozen(&["linear.weight", "linear.bias"]),
+            OpKind::LeakyRelu => Expected::Frozen(&["hidden.weight", "hidden.bias"]),
+            OpKind::ShiftIds => Expected::TrainsLikeBuiltin,
+        };
+    }
+    match (cell.declaration.autodiff(), cell.op) {
+        (AutodiffDeclared::Listed, _) => Expected::TrainsLikeBuiltin,
+        (_, OpKind::ShiftIds) => Expected::PanicsAtStepOne(format!(
+            "not implemented: Autodiff not supported for custom op `{op}`"
+        )),
+        _ => Expected::PanicsAtStepOne(backend_not_supported),
+    }
+}
+
+/// One cell's row of the golden table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GoldenRow {
+    declares_autodiff: String,
+    declares_flex: bool,
+    /// `panicked at step N: message`, or `trained`.
+    outcome: String,
+    /// Step → [custom loss, builtin loss], at the golden steps.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    losses: BTreeMap<u32, [f32; 2]>,
+    /// Parameters that got no gradient at step 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    frozen: Vec<String>,
+}
+
+fn check(cell: Cell) -> Result<GoldenRow, Failed> {
+    let mut streamed: Vec<LossPoint> = Vec::new();
+    let outcome = pollster::block_on(engine().train(
+        &cell.request(),
+        &mut |points| streamed.extend_from_slice(points),
+        &|| false,
+    ));
+    let mut row = GoldenRow {
+        declares_autodiff: autodiff_name(cell.declaration.autodiff()).to_owned(),
+        declares_flex: cell.declaration.flex(),
+        outcome: String::new(),
+        losses: BTreeMap::new(),
+        frozen: Vec::new(),
+    };
+    match (expected(&cell), outcome) {
+        (Expected::PanicsAtStepOne(message), TrainOutcome::Panicked { step, report }) => {
+            ensure(step == 1, format!("panicked at step {step}, not 1"))?;
+            ensure(
+                report.message == message,
+                format!("panic message {:?}, expected {message:?}", report.message),
+            )?;
+            ensure(streamed.is_empty(), "losses streamed before the panic")?;
+            row.outcome = format!("panicked at step {step}: {}", report.message);
+        }
+        (expected, TrainOutcome::Trained(report))
+            if !matches!(expected, Expected::PanicsAtStepOne(_)) =>
+        {
+            ensure(
+                report.end == TrainEnd::Completed,
+                format!("ended {:?}", report.end),
+            )?;
+            ensure(
+                report.curve == streamed,
+                "the report's curve is not what was streamed",
+            )?;
+            let last = report.curve.last().ok_or("no loss recorded")?;
+            ensure(
+                last.step == STEPS,
+                format!("the last point is step {}", last.step),
+            )?;
+            ensure(
+                report
+                    .curve
+                    .iter()
+                    .all(|point| point.custom.is_finite() && point.builtin.is_finite()),
+                "a loss is not finite",
+            )?;
+            let first = report.curve.first().ok_or("no loss recorded")?;
+            ensure(
+                last.builtin < first.builtin,
+                "the builtin model did not learn",
+            )?;
+            let frozen: Vec<String> = report
+                .gradients
+                .iter()
+                .filter(|param| !param.has_gradient)
+                .map(|param| param.name.clone())
+                .collect();
+            ensure(!report.gradients.is_empty(), "no gradient report")?;
+            match expected {
+                Expected::TrainsLikeBuiltin => {
+                    ensure(frozen.is_empty(), format!("frozen parameters {frozen:?}"))?;
+                    for point in &report.curve {
+                        ensure(
+                            (point.custom - point.builtin).abs() <= CURVE_TOLERANCE,
+                            format!(
+                                "step {}: custom {} vs builtin {}",
+                                point.step, point.custom, point.builtin
+                            ),
+                        )?;
+                    }
+                }
+                Expected::Frozen(names) => {
+                    ensure(
+                        frozen == names,
+                        format!("frozen {frozen:?}, expected {names:?}"),
+                    )?;
+                    ensure(
+                        last.custom > last.builtin,
+                        format!(
+                            "the frozen model ({}) did not fall behind the builtin one ({})",
+                            last.custom, last.builtin
+                        ),
+                    )?;
+                }
+                Expected::PanicsAtStepOne(_) => unreachable!(),
+            }
+            row.outcome = "trained".to_owned();
+            row.frozen = frozen;
+            for point in report
+                .curve
+                .iter()
+                .filter(|point| GOLDEN_STEPS.contains(&point.step))
+            {
+                row.losses.insert(point.step, [point.custom, point.builtin]);
+            }
+            ensure(
+                row.losses.len() == GOLDEN_STEPS.len(),
+                "a golden step was not recorded",
+            )?;
+        }
+        (expected, outcome) => return Err(format!("expected {expected:?}, got {outcome:?}").into()),
+    }
+    Ok(row)
+}
+
+fn ensure(condition: bool, message: impl Into<String>) -> Result<(), Failed> {
+    if condition {
+        Ok(())
+    } else {
+        Err(message.into().into())
+    }
+}
+
+fn golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/training.json")
+}
+
+fn committed() -> &'static BTreeMap<String, GoldenRow> {
+    static TABLE: OnceLock<BTreeMap<String, GoldenRow>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::fs::read_to_string(golden_path())
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    })
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    if let Err(reason) = engine().gpu() {
+        eprintln!("No wgpu adapter: {reason}\nInstall Mesa's Vulkan driver (mesa-vulkan-drivers).");
+        std::process::exit(1);
+    }
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let rows: &'static Mutex<BTreeMap<String, GoldenRow>> = Box::leak(Box::default());
+    let cells = Cell::all();
+    let count = cells.len();
+    let trials = cells
+        .into_iter()
+        .map(|cell| {
+            Trial::test(cell.name(), move || {
+                let row = check(cell)?;
+                rows.lock().unwrap().insert(cell.name(), row.clone());
+                if update {
+                    return Ok(());
+                }
+                match committed().get(&cell.name()) {
+                    Some(golden) if *golden == row => Ok(()),
+                    Some(golden) => Err(format!("golden row {golden:?}, got {row:?}").into()),
+                    None => Err(
+                        "no row in tests/golden/training.json (UPDATE_GOLDEN=1 writes it)".into(),
+                    ),
+                }
+            })
+        })
+        .collect();
+    let conclusion = libtest_mimic::run(&args, trials);
+    // Only a full run writes the table: a filtered one would drop the other cells' rows.
+    if update && !conclusion.has_failed() && rows.lock().unwrap().len() == count {
+        let text =
+            serde_json::to_string_pretty(&*rows.lock().unwrap()).expect("the table serialises");
+        std::fs::write(golden_path(), text + "\n").expect("writing the golden table");
+        println!("wrote {}", golden_path().display());
+    }
+    conclusion.exit();
+}
