@@ -7,11 +7,26 @@ import { engineWorker } from './pages/instrumented-engine.js';
 import { query, rowsFor } from './golden.js';
 
 /**
- * Runs `runs` cells on `playground` (an instrumented page), sampling the worker that serves them
- * every `every` runs. Resolves with the samples.
+ * The soak's cycle: per op, the four routes a scenario that runs can take (the `Autodiff` impl
+ * with its backward, the concrete kernel without and with the no-grad fix, the builtin ops).
  */
-export async function soak(playground, runs, every) {
-  const rows = rowsFor('gpu').filter((row) => row.outcome === 'completed');
+export const CYCLE = rowsFor('gpu').filter(
+  (row) =>
+    row.outcome === 'completed' &&
+    row.declares_flex &&
+    ((row.declares_autodiff === 'yes' && row.grad_context && row.fix === 'none') ||
+      (row.declares_autodiff === 'no' && !row.grad_context && row.fix === 'none') ||
+      (row.declares_autodiff === 'no' && row.grad_context && row.fix !== 'none')),
+);
+
+/**
+ * Runs `runs` cells of the cycle on `playground` (an instrumented page), sampling the worker
+ * that serves them after every full cycle, so that every sample follows the same runs. Resolves
+ * with the samples.
+ */
+export async function soak(playground, runs) {
+  const rows = CYCLE;
+  const every = rows.length;
   const samples = [];
   for (let run = 0; run < runs; run++) {
     const row = rows[run % rows.length];

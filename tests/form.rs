@@ -421,3 +421,86 @@ fn the_catalog_spells_each_declaration_as_written() {
     );
     assert_eq!(Declaration::CubeAutodiffCfg.backend_tag("Flex"), None);
 }
+
+mod explanations_from_facts {
+    use burn_extension_playground::model::outcome::{PanicReport, RoutingTensor};
+    use burn_extension_playground::model::scenario::Declaration;
+    use burn_extension_playground::teach::explain::PanicKind;
+
+    fn report(message: &str, backend: &str, wrapped: bool, context: bool) -> PanicReport {
+        PanicReport {
+            message: message.to_owned(),
+            location: None,
+            impls: vec![],
+            routing_tensor: Some(RoutingTensor {
+                backend: backend.to_owned(),
+                autodiff_wrapped: wrapped,
+                autodiff_context: context,
+            }),
+            training_step: None,
+        }
+    }
+
+    /// The page asked for WebGPU, but there was none and the run went to the CPU: the
+    /// explanation follows the tensor the routing received, not the toggle.
+    #[test]
+    fn the_backend_named_is_the_routing_tensors_not_the_toggles() {
+        let kind = PanicKind::of(
+            &report(
+                "not implemented: Backend not supported for custom op `scale`",
+                "Flex",
+                false,
+                false,
+            ),
+            Declaration::Cube,
+        );
+        assert_eq!(
+            kind,
+            PanicKind::BackendHasNoArm {
+                backend: "Flex".to_owned()
+            }
+        );
+        assert!(
+            kind.meaning()
+                .starts_with("The input lives on the Flex backend")
+        );
+    }
+
+    /// The same message, from a wrapped tensor: the missing arm is the autodiff one.
+    #[test]
+    fn a_wrapped_routing_tensor_is_the_missing_autodiff_arm() {
+        let message = "not implemented: Backend not supported for custom op `scale`";
+        assert_eq!(
+            PanicKind::of(&report(message, "Cube", true, true), Declaration::CubeFlex),
+            PanicKind::WrappedTensorHasNoArm {
+                backend: "Cube".to_owned(),
+                cfg_off: false
+            }
+        );
+        assert_eq!(
+            PanicKind::of(
+                &report(message, "Flex", true, true),
+                Declaration::CubeFlexAutodiffCfg
+            ),
+            PanicKind::WrappedTensorHasNoArm {
+                backend: "Flex".to_owned(),
+                cfg_off: true
+            }
+        );
+    }
+
+    #[test]
+    fn without_recorded_facts_nothing_is_guessed() {
+        let mut bare = report(
+            "not implemented: Backend not supported for custom op `scale`",
+            "Cube",
+            true,
+            true,
+        );
+        bare.routing_tensor = None;
+        assert_eq!(
+            PanicKind::of(&bare, Declaration::CubeFlex),
+            PanicKind::Other
+        );
+    }
+}

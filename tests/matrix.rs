@@ -479,7 +479,7 @@ fn check_routing_panic(cell: &Cell, message: &str, report: &PanicReport) -> Resu
     ensure_eq(
         "panic location file",
         &location.file,
-        &format!("src/ops/{}.rs", cell.op.name()),
+        &format!("src/ops/{}/mod.rs", cell.op.name()),
     )?;
     let source = std::fs::read_to_string(manifest_dir().join(&location.file))
         .map_err(|error| format!("reading {}: {error}", location.file))?;

@@ -252,6 +252,75 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
     Ok(row)
 }
 
+/// SGD at learning rate 10 on the `scale` model: the loss overflows within a few steps, and the
+/// run ends there as diverged.
+fn diverges() -> Result<(), Failed> {
+    let request = TrainRequest {
+        op: OpKind::Scale,
+        declaration: Declaration::WITH_AUTODIFF,
+        fix: Fix::None,
+        backend: BackendChoice::Cpu,
+        settings: TrainSettings {
+            steps: 400,
+            learning_rate: 10.0,
+            optimizer: OptimizerChoice::Sgd,
+        },
+    };
+    match pollster::block_on(engine().train(&request, &mut |_| {}, &|| false)) {
+        TrainOutcome::Trained(report) => {
+            let TrainEnd::Diverged { step } = report.end else {
+                return Err(format!("ended {:?}", report.end).into());
+            };
+            let last = report.curve.last().ok_or("no loss recorded")?;
+            ensure(
+                last.step == step,
+                "the curve does not end at the divergence",
+            )?;
+            ensure(
+                !last.custom.is_finite() || !last.builtin.is_finite(),
+                "the last loss is finite",
+            )?;
+            ensure(step < 400, "it diverged at the last step")
+        }
+        outcome => Err(format!("got {outcome:?}").into()),
+    }
+}
+
+/// A stop asked for after a few losses came back ends the run there.
+fn stops() -> Result<(), Failed> {
+    let request = TrainRequest {
+        op: OpKind::LeakyRelu,
+        declaration: Declaration::WITH_AUTODIFF,
+        fix: Fix::None,
+        backend: BackendChoice::Cpu,
+        settings: TrainSettings {
+            steps: 1000,
+            learning_rate: 0.01,
+            optimizer: OptimizerChoice::Adam,
+        },
+    };
+    let readings = std::cell::Cell::new(0);
+    let outcome = pollster::block_on(engine().train(
+        &request,
+        &mut |_| readings.set(readings.get() + 1),
+        &|| readings.get() >= 2,
+    ));
+    match outcome {
+        TrainOutcome::Trained(report) => {
+            // 1,000 steps are read every 20: two readings are 40 steps.
+            ensure(
+                report.end == TrainEnd::Stopped { step: 40 },
+                format!("ended {:?}", report.end),
+            )?;
+            ensure(
+                report.curve.last().map(|point| point.step) == Some(40),
+                "the curve goes past the stop",
+            )
+        }
+        outcome => Err(format!("got {outcome:?}").into()),
+    }
+}
+
 fn ensure(condition: bool, message: impl Into<String>) -> Result<(), Failed> {
     if condition {
         Ok(())
@@ -284,7 +353,7 @@ fn main() {
     let rows: &'static Mutex<BTreeMap<String, GoldenRow>> = Box::leak(Box::default());
     let cells = Cell::all();
     let count = cells.len();
-    let trials = cells
+    let trials: Vec<Trial> = cells
         .into_iter()
         .map(|cell| {
             Trial::test(cell.name(), move || {
@@ -303,6 +372,12 @@ fn main() {
             })
         })
         .collect();
+    let mut trials: Vec<Trial> = trials;
+    trials.push(Trial::test("a_blown_up_loss_ends_as_diverged", diverges));
+    trials.push(Trial::test(
+        "a_stop_ends_the_run_after_the_current_step",
+        stops,
+    ));
     let conclusion = libtest_mimic::run(&args, trials);
     // Only a full run writes the table: a filtered one would drop the other cells' rows.
     if update && !conclusion.has_failed() && rows.lock().unwrap().len() == count {

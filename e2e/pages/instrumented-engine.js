@@ -4,7 +4,7 @@
 //   self.__engineMemory      the engine's WebAssembly.Memory
 //   self.__liveGpuBuffers()  GPU buffers created and not destroyed
 //   self.__gpuDevice         the GPUDevice burn-wgpu acquired
-//   self.__requests          requests received (the page keeps a spare worker that has none)
+//   self.__requests          requests received, warm-ups aside (a spare worker has served none)
 //   self.__workerId          a random id, to tell workers apart across samples
 // With `hideTimestampQuery`, adapters report no `timestamp-query` feature. With `leak`, every
 // request leaks on purpose — one page of wasm memory and one GPU buffer — so the soak's leak
@@ -17,7 +17,9 @@ export function instrumentation({ hideTimestampQuery = false, leak = false } = {
   self.__requests = -1; // the first message is the compiled module
   self.__workerId = Math.random().toString(36).slice(2);
   self.__leaked = [];
-  self.addEventListener('message', () => {
+  self.addEventListener('message', (event) => {
+    // Postcard starts each message with its variant: 4 is ToWorker::Warm, a spare's warm-up.
+    if (event.data instanceof Uint8Array && event.data[0] === 4) return;
     self.__requests += 1;
     if (${leak} && self.__requests > 0) {
       self.__engineMemory?.grow(1);

@@ -13,8 +13,15 @@ export class Playground {
     this.codeBox = page.locator('.routing pre.code');
   }
 
-  /** Opens the page (optionally with a query) and waits for the engine. */
-  async open(query = '') {
+  /**
+   * Opens the page (optionally with a query) and waits for the engine. The guided tour, which
+   * opens by itself on a first visit, is marked as seen first, unless `tour` is set.
+   */
+  async open(query = '', { tour = false } = {}) {
+    if (!tour && !this.tourDismissed) {
+      await this.page.addInitScript(() => localStorage.setItem('tour', 'closed'));
+      this.tourDismissed = true;
+    }
     await this.page.goto(`/index.html${query}`);
     await this.waitForEngine();
     await this.settled();

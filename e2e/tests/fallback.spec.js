@@ -29,3 +29,12 @@ test('without a WebGPU adapter the CPU runs everything', async ({ page }) => {
   expect(await playground.text('output-values')).toBe(shown([2.5, -5, 8.75]));
   expect(await playground.text('gradient-values')).toBe(shown([2.5, 2.5, 2.5]));
 });
+
+test('without WebGPU the explanation follows the backend that ran, not the toggle', async ({ page }) => {
+  const playground = new Playground(page);
+  // Asked for WebGPU, with an op declared for Cube only: the run goes to the CPU, where the op
+  // has no arm.
+  await playground.open('?op=scale&declares_autodiff=no&declares_flex=no&grad=off&require_grad=off&backend=gpu&x=1&param=2');
+  expect(await playground.text('panic-message')).toBe('not implemented: Backend not supported for custom op `scale`');
+  expect(await playground.text('panic-meaning')).toMatch(/^The input lives on the Flex backend/);
+});

@@ -6,7 +6,8 @@ import { test, expect } from '@playwright/test';
 import { Playground } from '../pages/playground.js';
 import { INPUTS, rowsFor } from '../golden.js';
 
-test.describe.configure({ mode: 'serial' });
+// One page for all cells (a fresh one after a failure), cells in order.
+test.describe.configure({ mode: 'default' });
 
 let playground;
 test.beforeAll(async ({ browser }) => {

@@ -13,7 +13,7 @@ test('soak: every cell that runs, in turn, exact, on one worker whose footprint 
   await instrumentEngine(page);
   const playground = new Playground(page);
   await playground.open();
-  const samples = await soak(playground, SOAK_RUNS, 10);
+  const samples = await soak(playground, SOAK_RUNS);
   await mkdir('artifacts', { recursive: true });
   await writeFile('artifacts/soak.json', JSON.stringify({ runs: SOAK_RUNS, samples }, null, 2));
   // One worker served the whole soak, so the samples see its memory over time, not a fresh
@@ -26,7 +26,7 @@ test("the soak's leak check fails on a synthetic leak", async ({ page }) => {
   await instrumentEngine(page, { leak: true });
   const playground = new Playground(page);
   await playground.open();
-  const samples = await soak(playground, 60, 6);
+  const samples = await soak(playground, 60);
   const verdict = leakVerdict(samples);
   expect(verdict.some((problem) => problem.startsWith('wasm_memory_bytes grew'))).toBe(true);
   expect(verdict.some((problem) => problem.startsWith('live_gpu_buffers grew'))).toBe(true);

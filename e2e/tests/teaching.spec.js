@@ -78,7 +78,7 @@ test('Autodiff behind a cfg that is off: explained, and enabling the feature fix
   ]) {
     await playground.open(query);
     expect(await playground.text('panic-message')).toBe(message);
-    expect(await playground.text('panic-meaning')).toContain('behind cfg(feature = "autodiff")');
+    expect(await playground.text('panic-meaning')).toContain('cfg(feature = "autodiff")');
     expect(await playground.text('panic-surprise')).toContain('cargo build --features autodiff');
     await playground.applyFix('Enable the feature');
     expect(await playground.outcomeKind()).toBe('completed');

@@ -11,13 +11,17 @@
 //! - [`present`]: numbers, paths and routes as the page words them.
 //! - [`gallery`]: the related-errors cards.
 //! - [`training`]: the training fields, the loss chart, how a training run ended.
+//! - [`export`]: the scenario as a Cargo project that reproduces it natively.
+//! - [`tour`]: the guided first visit's steps.
 
 pub mod expanded;
 pub mod explain;
+pub mod export;
 pub mod form;
 pub mod gallery;
 pub mod highlight;
 pub mod input;
 pub mod present;
 pub mod route_view;
+pub mod tour;
 pub mod training;

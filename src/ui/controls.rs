@@ -169,7 +169,7 @@ pub fn Controls() -> impl IntoView {
 
             <fieldset>
                 <legend>"Declaration"</legend>
-                <div class="choice-group" role="radiogroup" aria-labelledby="autodiff-choice-label">
+                <div class="choice-group" id="autodiff-choices" role="radiogroup" aria-labelledby="autodiff-choice-label">
                     <p class="choice-group-label" id="autodiff-choice-label">"The " <code>"Autodiff"</code> " selector"</p>
                     {autodiff_options}
                 </div>
@@ -194,7 +194,7 @@ pub fn Controls() -> impl IntoView {
 
             <fieldset>
                 <legend>"Call context"</legend>
-                <label class="switch">
+                <label class="switch" id="grad-context-choice">
                     <input
                         type="checkbox"
                         id="grad-context"

@@ -6,7 +6,9 @@
 //! - [`outcome_view`]: the last run's result or panic, explained, with its fixes.
 //! - [`routing_view`]: the generated routing, with the arm the last run took highlighted.
 //! - [`training_view`]: the op inside training steps, with the loss curves.
+//! - [`export_view`]: the scenario as a Cargo project to take home.
 //! - [`gallery_view`]: the related-errors gallery.
+//! - [`tour`]: the guided first visit.
 //! - [`banner`]: the engine's state and the link's notices.
 //! - [`engine_shell`]: carries out the engine client's commands (`crate::client`) with web-sys.
 //! - [`engine_loader`]: the engine's compiled module and its download progress.
@@ -17,12 +19,14 @@ pub mod banner;
 pub mod controls;
 pub mod engine_loader;
 pub mod engine_shell;
+pub mod export_view;
 pub mod gallery_view;
 pub mod outcome_view;
 pub mod parse_cache;
 pub mod routing_view;
 pub mod state;
 pub mod theme;
+pub mod tour;
 pub mod training_view;
 pub mod url;
 
@@ -31,11 +35,13 @@ use leptos::prelude::*;
 
 use banner::{EngineBanner, UrlNotices};
 use controls::Controls;
+use export_view::ExportPanel;
 use gallery_view::GalleryView;
 use outcome_view::OutcomePanel;
 use routing_view::RoutingView;
 use state::Playground;
 use theme::ThemeSwitch;
+use tour::{Tour, TourButton};
 use training_view::TrainingPanel;
 use url::HistoryMode;
 
@@ -48,6 +54,7 @@ pub fn mount() {
 #[component]
 pub fn App() -> impl IntoView {
     let playground = Playground::provide();
+    let tour = RwSignal::new(None::<usize>);
 
     // Back/forward: the form from the URL, run. Ctrl/Cmd + Enter runs from anywhere.
     // The handles live as long as the app and remove their listeners when it goes.
@@ -78,7 +85,10 @@ pub fn App() -> impl IntoView {
                     " generates for custom ops — live, in your browser — and shows what it does when an op meets a training loop."
                 </p>
             </div>
-            <ThemeSwitch/>
+            <div class="header-buttons">
+                <TourButton open=tour/>
+                <ThemeSwitch/>
+            </div>
         </header>
         <EngineBanner/>
         <UrlNotices/>
@@ -91,9 +101,11 @@ pub fn App() -> impl IntoView {
         </main>
         <div class="wide">
             <TrainingPanel/>
+            <ExportPanel/>
             <RoutingView/>
             <GalleryView/>
         </div>
+        <Tour open=tour/>
         <footer class="page-footer">
             <p>
                 "Every message on this page comes from a real panic inside burn's generated code, caught in the engine's Web Worker. "

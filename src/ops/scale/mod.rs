@@ -70,26 +70,8 @@ macro_rules! impl_scale_autodiff {
             }
         }
 
-        /// d(factor · x)/dx = factor: the incoming gradient is scaled by the same kernel.
-        #[derive(Debug)]
-        struct ScaleBackward;
-
-        impl<B: ScaleOps> Backward<B, 1> for ScaleBackward {
-            type State = f32;
-
-            fn backward(
-                self,
-                ops: Ops<Self::State, 1>,
-                grads: &mut Gradients,
-                _checkpointer: &mut Checkpointer,
-            ) {
-                let [parent] = ops.parents;
-                let grad = grads.consume::<B>(&ops.node);
-                if let Some(parent) = parent {
-                    grads.register::<B>(parent.id, B::scale(grad, ops.state));
-                }
-            }
-        }
+        // The `Backward` step: shared, as text, with the exported Cargo project.
+        include!("backward.rs");
     };
 }
 
@@ -101,59 +83,8 @@ declaration_catalog!(stamp_declarations! {
     fn scale(x: FloatTensor<Dispatch>, factor: f32) -> FloatTensor<Dispatch>
 });
 
-/// The CubeCL kernel, in its own module: CubeCL's `Tensor` is not burn's.
-mod kernel {
-    use cubecl::prelude::*;
-
-    /// One invocation per output element: `output[i] = input[i] · factor`.
-    #[cube(launch)]
-    pub fn scale_kernel<F: Float>(
-        input: &Tensor<F>,
-        output: &mut Tensor<F>,
-        factor: InputScalar,
-        #[define(F)] _dtype: ElemType,
-    ) {
-        if ABSOLUTE_POS >= output.len() {
-            terminate!();
-        }
-        output[ABSOLUTE_POS] = input[ABSOLUTE_POS] * factor.get::<F>();
-    }
-}
-
-/// Elements handled by one cube (workgroup).
-const CUBE_SIZE: u32 = 256;
-
-/// Forward on the CubeCL backend (WebGPU in the browser): launches [`kernel::scale_kernel`].
-fn forward_cube(x: CubeTensor, factor: f32) -> CubeTensor {
-    let x = into_contiguous(x);
-    let dtype = x.dtype;
-    let elements = x.meta.num_elements();
-    let buffer = x.client.empty(elements * dtype.size());
-    let output =
-        CubeTensor::new_contiguous(x.client.clone(), x.device.clone(), x.shape(), buffer, dtype);
-    // At most 2^20 elements reach here (the input limit), so 4,096 cubes: far below the
-    // 65,535-per-dimension dispatch limit.
-    let cubes = (elements as u32).div_ceil(CUBE_SIZE);
-    let client = x.client.clone();
-    kernel::scale_kernel::launch(
-        &client,
-        CubeCount::Static(cubes, 1, 1),
-        CubeDim::new_1d(CUBE_SIZE),
-        x.into_tensor_arg(),
-        output.clone().into_tensor_arg(),
-        InputScalar::new(factor, dtype_to_storage_type(dtype)),
-        dtype_to_storage_type(dtype),
-    );
-    output
-}
-
-/// Forward on the Flex CPU backend: Flex's own scalar multiply.
-fn forward_flex(
-    x: FloatTensor<burn::backend::Flex>,
-    factor: f32,
-) -> FloatTensor<burn::backend::Flex> {
-    burn::backend::Flex::float_mul_scalar(x, factor.into())
-}
+// The kernel and the forward passes: shared, as text, with the exported Cargo project.
+include!("kernel.rs");
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, factor: f32) -> Tensor<D> {

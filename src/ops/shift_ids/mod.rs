@@ -26,7 +26,7 @@ macro_rules! declare_shift_ids_ops {
             /// Adds `offset` to every id.
             fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {
                 trace::record::<Self>("shift_ids");
-                Self::int_add_scalar(ids, offset.into())
+                shift_ids_body::<Self>(ids, offset)
             }
         }
 
@@ -51,6 +51,9 @@ declaration_catalog!(stamp_declarations! {
     trait: ShiftIdsOps,
     fn shift_ids(ids: IntTensor<Dispatch>, offset: i32) -> IntTensor<Dispatch>
 });
+
+// The default body's arithmetic: shared, as text, with the exported Cargo project.
+include!("body.rs");
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(

@@ -25,9 +25,7 @@ macro_rules! declare_leaky_relu_ops {
             /// `x` where positive, `slope · x` elsewhere.
             fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {
                 trace::record::<Self>("leaky_relu");
-                let positive = Self::float_clamp_min(x.clone(), 0.0f32.into());
-                let negative = Self::float_clamp_max(x, 0.0f32.into());
-                Self::float_add(positive, Self::float_mul_scalar(negative, slope.into()))
+                leaky_relu_body::<Self>(x, slope)
             }
         }
 
@@ -51,6 +49,9 @@ declaration_catalog!(stamp_declarations! {
     trait: LeakyReluOps,
     fn leaky_relu(x: FloatTensor<Dispatch>, slope: f32) -> FloatTensor<Dispatch>
 });
+
+// The default body's maths: shared, as text, with the exported Cargo project.
+include!("body.rs");
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
 pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, slope: f32) -> Tensor<D> {

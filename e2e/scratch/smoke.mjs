@@ -1,0 +1,13 @@
+import { chromium } from '@playwright/test';
+import { CHROMIUM, WEBGPU_ARGS } from '/work/main/e2e/playwright.config.js';
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: WEBGPU_ARGS });
+const page = await browser.newPage();
+page.on('console', (m) => console.log('console:', m.type(), m.text().slice(0, 300)));
+page.on('worker', (w) => { console.log('worker started'); });
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto('http://127.0.0.1:4199/index.html' + (process.argv[2] ?? ''));
+await page.waitForTimeout(8000);
+console.log(await page.locator('[data-testid="engine-status"]').innerText());
+console.log(await page.locator('section[aria-labelledby="outcome-heading"]').innerText());
+await page.screenshot({ path: '/tmp/smoke.png', fullPage: true });
+await browser.close();

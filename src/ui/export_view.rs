@@ -1,0 +1,105 @@
+//! "Take it home": the scenario as a small Cargo project — a `.zip` to download, and each file
+//! to read and copy — that reproduces natively what the page ran.
+
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::state::use_playground;
+use crate::teach::export::{Project, export, zip};
+
+/// Offers `bytes` as a download named `name`, through an object URL.
+fn download(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let document = web_sys::window()
+        .and_then(|window| window.document())
+        .ok_or("no document")?;
+    let link = document.create_element("a")?;
+    link.set_attribute("href", &url)?;
+    link.set_attribute("download", name)?;
+    link.unchecked_ref::<web_sys::HtmlElement>().click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+/// The export panel.
+#[component]
+pub fn ExportPanel() -> impl IntoView {
+    let playground = use_playground();
+    let project = Memo::new(move |_| {
+        playground
+            .form
+            .with(|form| playground.parse_cache.scenario(form).ok())
+            .map(|scenario| export(&scenario))
+    });
+    let status = RwSignal::new(None::<String>);
+    let on_download = move |_| {
+        let Some(project) = project.get_untracked() else {
+            return;
+        };
+        let name = format!("{}.zip", project.name);
+        status.set(Some(match download(&name, &zip(&project)) {
+            Ok(()) => format!("Downloaded {name}."),
+            Err(error) => format!("The download did not start: {error:?}"),
+        }));
+    };
+    view! {
+        <section class="panel export" aria-labelledby="export-heading">
+            <h2 id="export-heading">"Take it home"</h2>
+            <p class="note">
+                "This scenario as a small Cargo project: the op's trait with exactly this declaration, its implementations and kernel, and a "
+                <code>"main"</code>
+                " that calls it as the page does. "
+                <code>"cargo run"</code>
+                " prints the same values, or panics with the same message."
+            </p>
+            <div class="run-row">
+                <button
+                    type="button"
+                    class="run-button"
+                    data-testid="export-button"
+                    prop:disabled=move || project.with(Option::is_none)
+                    on:click=on_download
+                >"Download the Cargo project (.zip)"</button>
+                <span class="note" role="status" data-testid="export-status">{move || status.get()}</span>
+            </div>
+            {move || project.get().map(|project| view! { <ProjectFiles project/> })}
+            {move || project.with(Option::is_none).then(|| view! {
+                <p class="note">"A field above does not parse: fix it to export the scenario."</p>
+            })}
+        </section>
+    }
+}
+
+/// Each file of the project, to read and copy.
+#[component]
+fn ProjectFiles(project: Project) -> impl IntoView {
+    project
+        .files
+        .into_iter()
+        .map(|file| {
+            let copied = RwSignal::new(false);
+            let text = file.text.clone();
+            let copy = move |_| {
+                let text = text.clone();
+                let clipboard = web_sys::window().map(|window| window.navigator().clipboard());
+                leptos::task::spawn_local(async move {
+                    if let Some(clipboard) = clipboard {
+                        let done =
+                            wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&text)).await;
+                        copied.set(done.is_ok());
+                    }
+                });
+            };
+            view! {
+                <details class="export-file" data-file=file.path.clone()>
+                    <summary><code>{file.path.clone()}</code></summary>
+                    <button type="button" class="share-button copy-button" on:click=copy>
+                        {move || if copied.get() { "Copied" } else { "Copy" }}
+                    </button>
+                    <pre class="snippet"><code>{file.text}</code></pre>
+                </details>
+            }
+        })
+        .collect_view()
+}
