@@ -93,9 +93,14 @@ def read(path):
 
 
 def crate(symbol):
-    legacy = re.match(r'_ZN(?:\d+_<)?(\d+)([A-Za-z_]\w*)', symbol)
+    legacy = re.match(r'_ZN(\d+)', symbol)
     if legacy:
-        return legacy.group(2)[:int(legacy.group(1))]
+        start = legacy.end()
+        segment = symbol[start:start + int(legacy.group(1))]
+        # `<T as Trait>::f` mangles as `_$LT$path..T$u20$as$u20$...$GT$`: credit T's crate.
+        segment = segment.removeprefix('_$LT$').removeprefix('$LT$')
+        name = re.match(r'[A-Za-z_][A-Za-z0-9_]*', segment)
+        return name.group(0) if name else '?'
     if symbol.startswith('_R'):
         v0 = re.search(r'C(?:s[0-9A-Za-z]*_)?(\d+)([A-Za-z_][A-Za-z0-9_]*)', symbol)
         if v0:

@@ -26,7 +26,8 @@ cargo test --all-targets
 
 step "wasm32 release build of the engine library"
 # With the worker's features and profile, so trunk's build of the worker reuses every artifact.
-cargo build --profile engine-release --lib --features worker --target wasm32-unknown-unknown
+cargo build --profile engine-release --lib --no-default-features --features worker \
+  --target wasm32-unknown-unknown
 
 step "trunk serve listens on 127.0.0.1 only"
 bash scripts/check-serve-local.sh

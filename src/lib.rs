@@ -38,11 +38,14 @@
 //! - [`teach`]: page-only knowledge, tested natively.
 //! - `ui` (feature `ui`): the Leptos page.
 //!
-//! Features: `engine` (default), `worker` (engine + browser bindings), `ui` (the page: no burn,
-//! so UI edits never rebuild the engine).
+//! Features: `engine` and `teach` (default), `worker` (engine + browser bindings, built without
+//! `teach`), `ui` (the page: `teach` without burn). So editing the page never rebuilds the engine,
+//! and editing the engine never rebuilds the page.
 
+#[cfg(feature = "teach")]
 pub mod client;
 pub mod model;
+#[cfg(feature = "teach")]
 pub mod teach;
 
 #[cfg(feature = "engine")]

@@ -173,10 +173,10 @@ fn check(scenario: Scenario) -> Result<(), Failed> {
             }
         }
         Some(message) => {
-            // Rust prints `thread 'main' panicked at src/main.rs:…:\n<message>`.
+            // Rust prints `thread 'main' (id) panicked at src/main.rs:…:\n<message>`.
             let raised = stderr
                 .lines()
-                .skip_while(|line| !line.starts_with("thread 'main' panicked at src/main.rs"))
+                .skip_while(|line| !line.contains("panicked at src/main.rs:"))
                 .nth(1);
             if run.status.success() || raised != Some(message.as_str()) {
                 return Err(format!(

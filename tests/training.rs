@@ -307,13 +307,13 @@ fn stops() -> Result<(), Failed> {
     ));
     match outcome {
         TrainOutcome::Trained(report) => {
-            // 1,000 steps are read every 20: two readings are 40 steps.
+            // 1,000 steps are read every 10: two readings are 20 steps.
             ensure(
-                report.end == TrainEnd::Stopped { step: 40 },
+                report.end == TrainEnd::Stopped { step: 20 },
                 format!("ended {:?}", report.end),
             )?;
             ensure(
-                report.curve.last().map(|point| point.step) == Some(40),
+                report.curve.last().map(|point| point.step) == Some(20),
                 "the curve goes past the stop",
             )
         }

@@ -5,6 +5,7 @@
 //   self.__liveGpuBuffers()  GPU buffers created and not destroyed
 //   self.__gpuDevice         the GPUDevice burn-wgpu acquired
 //   self.__requests          requests received, warm-ups aside (a spare worker has served none)
+//   self.__answeredAt        when it last answered a request (the serving worker answered last)
 //   self.__workerId          a random id, to tell workers apart across samples
 // With `hideTimestampQuery`, adapters report no `timestamp-query` feature. With `leak`, every
 // request leaks on purpose — one page of wasm memory and one GPU buffer — so the soak's leak
@@ -17,6 +18,16 @@ export function instrumentation({ hideTimestampQuery = false, leak = false } = {
   self.__requests = -1; // the first message is the compiled module
   self.__workerId = Math.random().toString(36).slice(2);
   self.__leaked = [];
+  // When this worker last answered a request (postcard variants 1, 2 and 4: Finished,
+  // CaseFinished, TrainFinished): the worker serving the page is the one that answered last.
+  self.__answeredAt = -1;
+  const post = self.postMessage.bind(self);
+  self.postMessage = (message, ...rest) => {
+    if (message instanceof Uint8Array && [1, 2, 4].includes(message[0])) {
+      self.__answeredAt = performance.timeOrigin + performance.now();
+    }
+    return post(message, ...rest);
+  };
   self.addEventListener('message', (event) => {
     // Postcard starts each message with its variant: 4 is ToWorker::Warm, a spare's warm-up.
     if (event.data instanceof Uint8Array && event.data[0] === 4) return;
@@ -73,15 +84,15 @@ export async function instrumentEngine(page, options) {
   });
 }
 
-/** The worker serving the page's runs: of the live engine workers, the one with most requests. */
+/** The worker serving the page's runs: of the engine workers, the one that answered last. */
 export async function engineWorker(page) {
   let best = null;
-  let most = -1;
+  let latest = -Infinity;
   for (const worker of page.workers()) {
-    const requests = await worker.evaluate(() => self.__requests ?? -1).catch(() => -1);
-    if (requests > most) {
+    const answeredAt = await worker.evaluate(() => self.__answeredAt ?? -1).catch(() => -1);
+    if (answeredAt > latest) {
       best = worker;
-      most = requests;
+      latest = answeredAt;
     }
   }
   return best;

@@ -41,7 +41,7 @@ for (const width of [320, 390, 430]) {
       expect(box.x + box.width).toBeLessThanOrEqual(width);
     }
     for (const card of await page.locator('.gallery-card').all()) {
-      const run = card.getByRole('button', { name: 'Run' });
+      const run = card.getByRole('button', { name: 'Run', exact: true });
       if ((await run.count()) > 0) {
         await run.click();
         await expect(card.getByTestId('card-message')).not.toBeEmpty();

@@ -17,6 +17,7 @@ test('20 panics, each followed by a correct run, lose nothing', async ({ page })
   await playground.setGradContext(true);
   await playground.setRequireGrad(true);
 
+  await playground.selectFix('detach');
   let worker = await (await engineWorker(page)).evaluate(() => self.__workerId);
   for (let round = 1; round <= 20; round++) {
     await playground.selectFix('none');

@@ -136,13 +136,24 @@ struct Dense {
 }
 
 impl Dense {
-    /// `[examples, inputs]` → `[examples, outputs]`.
+    /// `[examples, inputs]` → `[examples, outputs]`. The models' layers have one input or one
+    /// output, so a broadcast product (and a sum over the inputs) is the whole product: few
+    /// kernels per step, which is what a step costs on a GPU.
     fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         let [examples, inputs] = x.dims();
         let outputs = self.bias.dims()[0];
-        // [examples, inputs, 1] · [1, inputs, outputs], summed over the inputs.
-        let products = x.reshape([examples, inputs, 1]) * self.weight.val().unsqueeze::<3>();
-        products.sum_dim(1).reshape([examples, outputs]) + self.bias.val().unsqueeze()
+        let weighted = if inputs == 1 {
+            // [examples, 1] · [1, outputs].
+            x * self.weight.val()
+        } else if outputs == 1 {
+            // [examples, inputs] · [inputs, 1]: products summed over the inputs.
+            (x * self.weight.val().reshape([1, inputs])).sum_dim(1)
+        } else {
+            // [examples, inputs, 1] · [1, inputs, outputs], summed over the inputs.
+            let products = x.reshape([examples, inputs, 1]) * self.weight.val().unsqueeze::<3>();
+            products.sum_dim(1).reshape([examples, outputs])
+        };
+        weighted + self.bias.val().unsqueeze()
     }
 
     fn gradients(&self, prefix: &str, grads: &Gradients) -> Vec<ParamGradient> {

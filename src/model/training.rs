@@ -115,7 +115,7 @@ pub enum TrainOutcome {
 }
 
 /// Reports between two progress messages: a run streams about this many points.
-pub const PROGRESS_POINTS: u32 = 50;
+pub const PROGRESS_POINTS: u32 = 100;
 
 /// Steps between two loss readings for `steps` steps: about [`PROGRESS_POINTS`] readings.
 pub fn report_every(steps: u32) -> u32 {

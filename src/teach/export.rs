@@ -349,8 +349,9 @@ fn uses(op: OpKind, declaration: Declaration) -> String {
     uses
 }
 
-/// The call as the scenario makes it: the statements that compute `y` from the input.
-fn call_statements(scenario: &Scenario) -> String {
+/// The call as the scenario makes it: the statements that compute `y` (a `tensor_type`) from the
+/// input.
+fn call_statements(scenario: &Scenario, tensor_type: &str) -> String {
     let op = scenario.args.kind();
     let (input, param) = match &scenario.args {
         OpArgs::Scale { factor, .. } => ("x", format!("{factor:?}")),
@@ -358,11 +359,15 @@ fn call_statements(scenario: &Scenario) -> String {
         OpArgs::ShiftIds { offset, .. } => ("ids", offset.to_string()),
     };
     match (scenario.fix, op) {
-        (Fix::Builtin, OpKind::Scale) => format!("    let y = {input}.clone().mul_scalar({param});\n"),
-        (Fix::Builtin, OpKind::LeakyRelu) => format!(
-            "    let y = burn::tensor::activation::leaky_relu({input}.clone(), {param});\n"
-        ),
-        (Fix::Builtin, OpKind::ShiftIds) => format!("    let y = {input}.clone().add_scalar({param});\n"),
+        (Fix::Builtin, OpKind::Scale) => {
+            format!("    let y = {input}.clone().mul_scalar({param});\n")
+        }
+        (Fix::Builtin, OpKind::LeakyRelu) => {
+            format!("    let y = burn::tensor::activation::leaky_relu({input}.clone(), {param});\n")
+        }
+        (Fix::Builtin, OpKind::ShiftIds) => {
+            format!("    let y = {input}.clone().add_scalar({param});\n")
+        }
         (fix, _) => {
             let detach = if fix == Fix::Detach {
                 ".without_autodiff()"
@@ -371,7 +376,8 @@ fn call_statements(scenario: &Scenario) -> String {
             };
             format!(
                 "    let input = {input}.clone(){detach}.into_dispatch();\n    \
-                 let y = Tensor::from_dispatch(<Dispatch as {}>::{}(input, {param}));\n",
+                 let output = <Dispatch as {}>::{}(input, {param});\n    \
+                 let y: {tensor_type} = Tensor::from_dispatch(output);\n",
                 op.trait_name(),
                 op.name()
             )
@@ -442,7 +448,7 @@ fn main_fn(scenario: &Scenario) -> String {
          .collect::<Vec<_>>()\n        \
          .join(\", \")\n\
          }}\n",
-        call = call_statements(scenario),
+        call = call_statements(scenario, &kind.replace("::", "")),
     )
 }
 

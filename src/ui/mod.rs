@@ -53,8 +53,9 @@ pub fn mount() {
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
+    // Asked before the scenario goes into the address bar.
+    let tour = RwSignal::new(tour::first_visit().then_some(0));
     let playground = Playground::provide();
-    let tour = RwSignal::new(None::<usize>);
 
     // Back/forward: the form from the URL, run. Ctrl/Cmd + Enter runs from anywhere.
     // The handles live as long as the app and remove their listeners when it goes.

@@ -1,7 +1,7 @@
 //! The guided first visit: a small dialog that walks through [`TOUR`], pointing at each step's
 //! real control and doing its action with the visitor.
 //!
-//! It opens by itself on a first visit to the plain page (never over a shared link's scenario),
+//! The app opens it on a first visit to the plain page (never over a shared link's scenario),
 //! is remembered once closed, and reopens from the header's Tour button. Keyboard: its buttons
 //! take the focus, Esc closes it; it never traps the focus, so the page stays usable beside it.
 
@@ -19,7 +19,8 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 /// Whether the tour should open by itself: a first visit, to the page without a scenario link.
-fn first_visit() -> bool {
+/// Asked before the page writes its scenario into the address bar.
+pub fn first_visit() -> bool {
     let seen = storage()
         .and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten())
         .is_some();
@@ -80,9 +81,6 @@ pub fn TourButton(open: RwSignal<Option<usize>>) -> impl IntoView {
 #[component]
 pub fn Tour(open: RwSignal<Option<usize>>) -> impl IntoView {
     let playground = use_playground();
-    if first_visit() {
-        open.set(Some(0));
-    }
     let heading = NodeRef::<leptos::html::H2>::new();
     let close = move || {
         open.set(None);

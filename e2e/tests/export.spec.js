@@ -1,0 +1,57 @@
+// "Take it home": the scenario downloads as a Cargo project whose files say exactly what the
+// page ran, and each file can be read and copied.
+import { test, expect } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { Playground } from '../pages/playground.js';
+
+/** The files of a zip, by name, read with Python's zipfile (which checks every CRC). */
+function unzip(path) {
+  const script =
+    'import json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(json.dumps({i.filename: z.read(i).decode() for i in z.infolist()}))';
+  return JSON.parse(execFileSync('python3', ['-c', script, path], { encoding: 'utf8' }));
+}
+
+test('the scenario downloads as a Cargo project with the declaration and call it ran', async ({ page }, testInfo) => {
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=cfg_off&grad=on&require_grad=on&fix=none&x=1,-2&param=3');
+  expect(await playground.text('panic-message')).toBe('not implemented: Backend not supported for custom op `scale`');
+  const panel = page.locator('section.export');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByTestId('export-button').click(),
+  ]);
+  const name = 'scale-cube-flex-autodiff-cfg-grad-no-fix';
+  expect(download.suggestedFilename()).toBe(`${name}.zip`);
+  const path = testInfo.outputPath(`${name}.zip`);
+  await download.saveAs(path);
+  const files = unzip(path);
+  expect(Object.keys(files).sort()).toEqual([`${name}/Cargo.toml`, `${name}/README.md`, `${name}/src/main.rs`]);
+  const main = files[`${name}/src/main.rs`];
+  expect(main).toContain('#[backend_extension(Cube, Flex, Autodiff: cfg(feature = "autodiff"))]');
+  expect(main).toContain('#[cfg(feature = "autodiff")]\nimpl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {');
+  expect(main).toContain('let values: Vec<f32> = vec![1.0, -2.0];');
+  expect(main).toContain('let device = device.autodiff();');
+  expect(main).toContain('let x = x.require_grad();');
+  expect(main).toContain('let output = <Dispatch as ScaleOps>::scale(input, 3.0);');
+  expect(main).not.toContain('trace::');
+  const manifest = files[`${name}/Cargo.toml`];
+  expect(manifest).toContain('burn = { version = "=0.22.1"');
+  expect(manifest).toContain('[features]\n');
+  expect(files[`${name}/README.md`]).toContain('cargo run --features autodiff');
+
+  // Each file can be read on the page, and copied.
+  const mainFile = panel.locator('details[data-file="src/main.rs"]');
+  await mainFile.locator('summary').click();
+  await expect(mainFile.locator('pre')).toContainText('fn main() {');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await mainFile.getByRole('button', { name: 'Copy' }).click();
+  await expect(mainFile.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(main);
+});
+
+test('an input that does not parse cannot be exported, and says why', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open('?op=scale&x=1,two');
+  await expect(page.locator('section.export').getByTestId('export-button')).toBeDisabled();
+  await expect(page.locator('section.export')).toContainText('A field above does not parse');
+});
