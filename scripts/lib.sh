@@ -101,19 +101,21 @@ ensure_node_tools() {
   fi
 }
 
-# Finishes a release dist/ for shipping: the Content-Security-Policy, the engine's wasm shrunk
-# with wasm-opt -Oz (npm binaryen; Debian's binaryen 108 produces a wasm that breaks in
-# browsers), and precompressed .br/.gz copies of every file. Kept out of `trunk serve`: wasm-opt
-# takes minutes.
+# Finishes a release dist/ for shipping: the Content-Security-Policy, both wasm files (the
+# engine's and the page's) shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108
+# produces a wasm that breaks in browsers), and precompressed .br/.gz copies of every file. Kept
+# out of `trunk serve`: wasm-opt takes minutes.
 optimize_dist() {
   ensure_node_tools
   node "$ROOT/scripts/add-csp.mjs" "$ROOT/dist/index.html"
-  local wasm="$ROOT/dist/engine-worker_bg.wasm"
-  step "wasm-opt -Oz $(basename "$wasm")"
-  "$ROOT/e2e/node_modules/.bin/wasm-opt" -Oz --strip-debug --strip-producers \
-    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$wasm" -o "$wasm"
+  local wasm
+  for wasm in "$ROOT"/dist/*_bg.wasm; do
+    step "wasm-opt -Oz $(basename "$wasm")"
+    "$ROOT/e2e/node_modules/.bin/wasm-opt" -Oz --strip-debug --strip-producers \
+      --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$wasm" -o "$wasm"
+  done
   step "precompressing dist/ (brotli, gzip)"
   node "$ROOT/scripts/compress-dist.mjs" "$ROOT/dist"
 }

@@ -149,26 +149,41 @@ async function sizeLatency(browser) {
   }));
 }
 
-/** From the click that fixes a panicking scenario to its correct result painted, against a reload. */
+/**
+ * From the click that fixes a panicking scenario to its correct result painted, against a reload.
+ * Twice: with the spare worker warm (the steady state: a person reads the panic before fixing
+ * it), and back to back (the spare of the previous recovery still starting).
+ */
 async function recovery(browser) {
   const page = await newPage(browser);
   const playground = new Playground(page);
   await playground.open('?op=scale&grad=on&require_grad=on&declares_autodiff=yes&fix=none');
-  const samples = [];
-  for (let i = 0; i < Math.min(RUNS, 20); i++) {
-    await playground.setDeclaresAutodiff(false);
-    if ((await playground.outcomeKind()) !== 'panicked') throw new Error('expected a panic');
-    samples.push(
-      (await page.evaluate(() => window.__benchClick('input[name="declares-autodiff"][value="yes"]'))).painted,
-    );
-    if ((await playground.outcomeKind()) !== 'completed') throw new Error('expected a result');
-  }
+  const spareWarm = () => page.locator('[data-testid="engine-status"][data-spare="warm"]').waitFor({ timeout: 60_000 });
+  const measure = async (waitForSpare) => {
+    const samples = [];
+    for (let i = 0; i < Math.min(RUNS, 20); i++) {
+      if (waitForSpare) await spareWarm();
+      await playground.setDeclaresAutodiff(false);
+      if ((await playground.outcomeKind()) !== 'panicked') throw new Error('expected a panic');
+      samples.push(
+        (await page.evaluate(() => window.__benchClick('input[name="declares-autodiff"][value="yes"]'))).painted,
+      );
+      if ((await playground.outcomeKind()) !== 'completed') throw new Error('expected a result');
+    }
+    return stats(samples);
+  };
+  const warm = await measure(true);
+  const backToBack = await measure(false);
   const reloads = [];
   for (let i = 0; i < 5; i++) reloads.push(await firstResult(page, page.url()));
   await page.close();
-  const recover = stats(samples);
   const reload = stats(reloads);
-  return { recovery: recover, page_reload: reload, ratio: round(recover.median_ms / reload.median_ms) };
+  return {
+    recovery: warm,
+    back_to_back: backToBack,
+    page_reload: reload,
+    ratio: round(warm.median_ms / reload.median_ms),
+  };
 }
 
 /** Navigation start to the first outcome painted. */
@@ -220,6 +235,35 @@ async function transferSizes() {
   };
 }
 
+/**
+ * Training: milliseconds per step (the engine's own time for the run, over its steps; both the
+ * custom and the builtin model step), for each op with `Autodiff` declared, against one single
+ * run of the same op (`Autodiff` impl + backward) measured in this bench run.
+ */
+async function training(browser, opLatency) {
+  const page = await newPage(browser);
+  const playground = new Playground(page);
+  const steps = 20;
+  const rows = [];
+  for (const op of ['scale', 'leaky_relu', 'shift_ids']) {
+    await playground.open(`?op=${op}&declares_autodiff=yes&fix=none&steps=${steps}&lr=0.05&optimizer=adam`);
+    const samples = [];
+    for (let i = 0; i < 3; i++) {
+      await page.getByTestId('train-button').click();
+      await page.locator('[data-testid="train-status"][data-state="completed"]').waitFor({ timeout: 600_000 });
+      const time = await page.locator('section.training dl.facts').innerText();
+      samples.push(Number(time.match(/Time\s+([\d.]+) ms/)[1]) / steps);
+      await page.locator('[data-testid="train-status"]').evaluate((status) => status.removeAttribute('data-state'));
+    }
+    const single = opLatency.find((row) => row.op === op && row.cell === 'Autodiff impl + backward').engine_median_ms;
+    const perStep = stats(samples).median_ms;
+    rows.push({ op, steps, ms_per_step: perStep, steps_per_second: round(1000 / perStep), single_run_engine_ms: single, ratio: round(perStep / single) });
+  }
+  await page.close();
+  const worst = rows.reduce((a, b) => (a.ratio > b.ratio ? a : b));
+  return { rows, ratio: worst.ratio };
+}
+
 async function main() {
   const server = spawn('node', [join(import.meta.dirname, '..', 'serve.mjs'), DIST, String(PORT)], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -250,6 +294,7 @@ async function main() {
       panic_recovery: await recovery(browser),
       build: JSON.parse(process.env.BENCH_BUILD_TIMES ?? '{}'),
     };
+    figures.training = await training(browser, figures.op_latency);
     await mkdir(join(ROOT, 'bench'), { recursive: true });
     await writeFile(join(ROOT, 'bench', 'results.json'), JSON.stringify(figures, null, 2) + '\n');
     await writeMarkdown(figures);
@@ -285,7 +330,7 @@ function budgets(f) {
       ? [['rebuild after a UI-only edit', '≤ 30 s', `${f.build.ui_rebuild_s} s`, f.build.ui_rebuild_s <= 30]]
       : []),
     ...(f.training
-      ? [['training step ÷ one single run', '≤ 2×', `${f.training.ratio}×`, f.training.ratio <= 2]]
+      ? [['training step ÷ one single run (worst op)', '≤ 2×', `${f.training.ratio}×`, f.training.ratio <= 2]]
       : []),
   ];
 }
@@ -323,9 +368,14 @@ async function writeMarkdown(f) {
     '',
     '| panic recovery | median | p95 |',
     '|---|---|---|',
-    `| fix click → correct result painted | ${f.panic_recovery.recovery.median_ms} ms | ${f.panic_recovery.recovery.p95_ms} ms |`,
+    `| fix click → correct result painted, spare warm | ${f.panic_recovery.recovery.median_ms} ms | ${f.panic_recovery.recovery.p95_ms} ms |`,
+    `| the same, back to back (spare still starting) | ${f.panic_recovery.back_to_back.median_ms} ms | ${f.panic_recovery.back_to_back.p95_ms} ms |`,
     `| full page reload to the same state | ${f.panic_recovery.page_reload.median_ms} ms | ${f.panic_recovery.page_reload.p95_ms} ms |`,
     `| ratio | ${f.panic_recovery.ratio}× | |`,
+    '',
+    `| training (${f.training.rows[0].steps} steps, custom + builtin model each step) | ms per step | steps per second | one single run, in the engine | ratio |`,
+    '|---|---|---|---|---|',
+    ...f.training.rows.map((row) => `| ${row.op} | ${row.ms_per_step} ms | ${row.steps_per_second} | ${row.single_run_engine_ms} ms | ${row.ratio}× |`),
   ];
   if (f.build.cold_trunk_build_s !== undefined || f.build.ui_rebuild_s !== undefined) {
     lines.push('', '| build | seconds |', '|---|---|');

@@ -61,6 +61,19 @@ pub enum Status {
     Failed(String),
 }
 
+/// Where the spare worker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpareState {
+    /// There is none.
+    None,
+    /// It is starting (instantiating the engine, acquiring its device).
+    Starting,
+    /// It is ready and running its warm-up.
+    Warming,
+    /// It is ready, its kernels for the last scenario compiled.
+    Warm,
+}
+
 /// How a request ended, from the page's point of view.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
@@ -142,6 +155,8 @@ pub enum Command {
     },
     /// Show the engine's status.
     ShowStatus(Status),
+    /// The spare worker's state, for the page to expose (tests and benchmarks wait on it).
+    ShowSpare(SpareState),
     /// Losses of a training run, as they arrive.
     Progress {
         request: RequestId,
@@ -490,18 +505,32 @@ impl Machine {
             FromWorker::Ready { gpu } => {
                 spare.ready = Some(gpu);
                 self.warm_spare(out);
+                self.show_spare(out);
             }
             FromWorker::Warmed => {
                 spare.warming = false;
                 // The person may have moved on to another op or input while it warmed.
                 self.warm_spare(out);
+                self.show_spare(out);
             }
             // Anything else means it cannot serve: drop it; the next promotion starts a new one.
             _ => {
                 out.push(Command::Terminate(worker));
                 self.spare = None;
+                self.show_spare(out);
             }
         }
+    }
+
+    /// Tells the shell where the spare is now.
+    fn show_spare(&self, out: &mut Vec<Command>) {
+        let state = match &self.spare {
+            None => SpareState::None,
+            Some(Worker { ready: None, .. }) => SpareState::Starting,
+            Some(Worker { warming: true, .. }) => SpareState::Warming,
+            Some(_) => SpareState::Warm,
+        };
+        out.push(Command::ShowSpare(state));
     }
 
     /// Has a ready spare on a GPU run the variants of the last scenario (its op and inputs on
@@ -546,6 +575,7 @@ impl Machine {
             if self.spare.as_ref().is_some_and(|spare| spare.id == worker) {
                 out.push(Command::Terminate(worker));
                 self.spare = None;
+                self.show_spare(out);
             }
             return;
         }
@@ -605,6 +635,7 @@ impl Machine {
                 {
                     out.push(Command::Terminate(worker));
                     self.spare = None;
+                    self.show_spare(out);
                 }
             }
         }
@@ -647,6 +678,7 @@ impl Machine {
         if self.spare.is_none() && self.answered_once && current_ready && self.failed.is_none() {
             let spare = self.spawn(out);
             self.spare = Some(spare);
+            out.push(Command::ShowSpare(SpareState::Starting));
         }
     }
 
@@ -681,6 +713,7 @@ impl Machine {
         }
         match self.spare.take() {
             Some(spare) => {
+                out.push(Command::ShowSpare(SpareState::None));
                 let ready = spare.ready.clone();
                 self.current = Some(spare);
                 match ready {
@@ -822,6 +855,13 @@ mod tests {
         ]
     }
 
+    /// What a worker's readiness does when a run waits: the status, then the run posted.
+    fn ready_then_run(worker: WorkerId, id: RequestId, offset: i32) -> Vec<Command> {
+        let mut expected = vec![Command::ShowStatus(gpu_ready())];
+        expected.extend(post_run(worker, id, offset));
+        expected
+    }
+
     fn answered(id: RequestId, reply: Reply, offset: i32) -> Command {
         Command::Reply {
             request: id,
@@ -835,11 +875,9 @@ mod tests {
         let mut machine = Machine::new();
         machine.handle(Event::ModuleCompiled);
         assert_eq!(machine.handle(Event::RunRequested(7, scenario(1))), vec![]);
-        let mut expected = vec![Command::ShowStatus(gpu_ready())];
-        expected.extend(post_run(1, 7, 1));
         assert_eq!(
             machine.handle(Event::Message(1, ready(Ok("gpu")))),
-            expected
+            ready_then_run(1, 7, 1)
         );
     }
 
@@ -862,6 +900,7 @@ mod tests {
                 answered(1, Reply::Outcome(outcome()), 1),
                 Command::Spawn(2),
                 Command::StartTimer(Timer::Start(2)),
+                Command::ShowSpare(SpareState::Starting),
             ]
         );
         // Ready, the spare warms the kernels of the last scenario's variants, on WebGPU.
@@ -875,17 +914,20 @@ mod tests {
         let warm = |scenarios| Command::Post(2, ToWorker::Warm { scenarios });
         assert_eq!(
             machine.handle(Event::Message(2, ready(Ok("gpu")))),
-            vec![warm(vec![
-                variant(true, Fix::None),
-                variant(true, Fix::Detach),
-                variant(true, Fix::Builtin),
-                variant(false, Fix::None),
-            ])]
+            vec![
+                warm(vec![
+                    variant(true, Fix::None),
+                    variant(true, Fix::Detach),
+                    variant(true, Fix::Builtin),
+                    variant(false, Fix::None),
+                ]),
+                Command::ShowSpare(SpareState::Warming),
+            ]
         );
         // Warm for that op and shape: the same scenario again does not warm it again.
         assert_eq!(
             machine.handle(Event::Message(2, FromWorker::Warmed)),
-            vec![]
+            vec![Command::ShowSpare(SpareState::Warm)]
         );
         machine.handle(Event::RunRequested(2, scenario(5)));
         let commands = machine.handle(Event::Message(
@@ -929,7 +971,11 @@ mod tests {
         );
         let mut expected = vec![answered(1, Reply::Outcome(outcome()), 1)];
         expected.extend(post_run(1, 3, 3));
-        expected.extend([Command::Spawn(2), Command::StartTimer(Timer::Start(2))]);
+        expected.extend([
+            Command::Spawn(2),
+            Command::StartTimer(Timer::Start(2)),
+            Command::ShowSpare(SpareState::Starting),
+        ]);
         assert_eq!(
             machine.handle(Event::Message(
                 1,
@@ -1029,6 +1075,7 @@ mod tests {
             vec![
                 answered(2, Reply::WorkerPanicked(panic), 2),
                 Command::Terminate(1),
+                Command::ShowSpare(SpareState::None),
                 Command::ShowStatus(Status::Ready {
                     gpu: Ok("gpu".to_owned()),
                     note: Some(
@@ -1037,6 +1084,7 @@ mod tests {
                 }),
                 Command::Spawn(3),
                 Command::StartTimer(Timer::Start(3)),
+                Command::ShowSpare(SpareState::Starting),
             ]
         );
         // The next run goes to the promoted spare.
@@ -1089,11 +1137,9 @@ mod tests {
             ]
         );
         assert_eq!(machine.handle(Event::RunRequested(2, scenario(2))), vec![]);
-        let mut expected = vec![Command::ShowStatus(gpu_ready())];
-        expected.extend(post_run(2, 2, 2));
         assert_eq!(
             machine.handle(Event::Message(2, ready(Ok("gpu")))),
-            expected
+            ready_then_run(2, 2, 2)
         );
     }
 
@@ -1205,11 +1251,9 @@ mod tests {
             ]
         );
         machine.handle(Event::RunRequested(3, scenario(3)));
-        let mut expected = vec![Command::ShowStatus(gpu_ready())];
-        expected.extend(post_run(4, 3, 3));
         assert_eq!(
             machine.handle(Event::Message(4, ready(Ok("gpu")))),
-            expected
+            ready_then_run(4, 3, 3)
         );
     }
 
@@ -1292,7 +1336,7 @@ mod tests {
         ));
         assert_eq!(
             machine.handle(Event::WorkerError(2, "unreachable".to_owned())),
-            vec![Command::Terminate(2)]
+            vec![Command::Terminate(2), Command::ShowSpare(SpareState::None)]
         );
         machine.handle(Event::RunRequested(2, scenario(2)));
         let commands = machine.handle(Event::Message(
@@ -1304,7 +1348,11 @@ mod tests {
         ));
         assert_eq!(
             commands[1..],
-            [Command::Spawn(3), Command::StartTimer(Timer::Start(3))]
+            [
+                Command::Spawn(3),
+                Command::StartTimer(Timer::Start(3)),
+                Command::ShowSpare(SpareState::Starting),
+            ]
         );
     }
 

@@ -45,7 +45,12 @@ pub fn EngineBanner() -> impl IntoView {
         }
         .into_any(),
         Status::Ready { gpu: Ok(adapter), note } => view! {
-            <p class="banner banner-ok" data-testid="engine-status" role="status">
+            <p
+                class="banner banner-ok"
+                data-testid="engine-status"
+                role="status"
+                data-spare=move || format!("{:?}", playground.spare.get()).to_lowercase()
+            >
                 "Engine ready on WebGPU: " <strong>{adapter}</strong>
                 {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}
             </p>

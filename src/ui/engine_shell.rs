@@ -20,7 +20,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event as DomEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::engine_loader::{self, LoadProgress};
-use crate::client::machine::{Command, Event, Machine, Reply, RequestId, Status, WorkerId};
+use crate::client::machine::{
+    Command, Event, Machine, Reply, RequestId, SpareState, Status, WorkerId,
+};
 use crate::model::gallery_case::GalleryCase;
 use crate::model::protocol::{self, FromWorker, ToWorker};
 use crate::model::scenario::Scenario;
@@ -45,6 +47,7 @@ struct Shell {
     progress_listeners: RefCell<HashMap<RequestId, Box<dyn FnMut(&[LossPoint])>>>,
     next_request: Cell<RequestId>,
     status: WriteSignal<Status>,
+    spare: WriteSignal<SpareState>,
     progress: WriteSignal<Option<LoadProgress>>,
 }
 
@@ -67,6 +70,7 @@ impl EngineClient {
     /// Starts loading the engine; `status` and the download `progress` follow along.
     pub fn start(
         status: WriteSignal<Status>,
+        spare: WriteSignal<SpareState>,
         progress: WriteSignal<Option<LoadProgress>>,
     ) -> EngineClient {
         status.set(Machine::initial_status());
@@ -78,6 +82,7 @@ impl EngineClient {
             progress_listeners: RefCell::new(HashMap::new()),
             next_request: Cell::new(0),
             status,
+            spare,
             progress,
         }));
         client.load_module(false);
@@ -191,6 +196,7 @@ impl EngineClient {
                 }
             }
             Command::ShowStatus(status) => self.0.status.set(status),
+            Command::ShowSpare(state) => self.0.spare.set(state),
             Command::Progress { request, points } => {
                 // Taken out while it runs: the listener may update signals that read the client.
                 let listener = self.0.progress_listeners.borrow_mut().remove(&request);

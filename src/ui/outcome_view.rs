@@ -43,6 +43,12 @@ pub fn OutcomePanel() -> impl IntoView {
     }
 }
 
+/// How a panic ended for the engine's worker.
+enum PanicEnd {
+    Caught,
+    WorkerStopped,
+}
+
 /// The card for one finished run.
 #[component]
 fn OutcomeCard(run: LastRun) -> impl IntoView {
@@ -52,30 +58,28 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
         round_trip_ms,
         param_text,
     } = run;
+    let reply_kind = match &reply {
+        Reply::WorkerPanicked(_) => PanicEnd::WorkerStopped,
+        _ => PanicEnd::Caught,
+    };
     match reply {
         Reply::Outcome(Outcome::Completed(completed)) => {
             view! { <CompletedCard completed round_trip_ms/> }.into_any()
         }
-        Reply::Outcome(Outcome::Panicked(report)) => view! {
-            <PanicCard
-                report
-                op=scenario.args.kind()
-                declaration=scenario.declaration
-                param_text
-                worker_survived=true
-            />
+        // Caught by the engine (natively), or trapping the worker (in the browser).
+        Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
+            let worker_survived = matches!(reply_kind, PanicEnd::Caught);
+            view! {
+                <PanicCard
+                    report
+                    op=scenario.args.kind()
+                    declaration=scenario.declaration
+                    param_text
+                    worker_survived
+                />
+            }
+            .into_any()
         }
-        .into_any(),
-        Reply::WorkerPanicked(report) => view! {
-            <PanicCard
-                report
-                op=scenario.args.kind()
-                declaration=scenario.declaration
-                param_text
-                worker_survived=false
-            />
-        }
-        .into_any(),
         Reply::Outcome(Outcome::Failed(message)) | Reply::Failed(message) => view! {
             <article class="card card-failed" data-outcome="failed">
                 <h2>"The run did not finish"</h2>

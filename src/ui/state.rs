@@ -11,7 +11,7 @@ use super::engine_loader::LoadProgress;
 use super::engine_shell::EngineClient;
 use super::parse_cache::ParseCache;
 use super::url::{self, HistoryMode};
-use crate::client::machine::{Reply, Status};
+use crate::client::machine::{Reply, SpareState, Status};
 use crate::model::scenario::Scenario;
 use crate::teach::explain::FixAction;
 use crate::teach::form::{Form, UrlNotice};
@@ -58,6 +58,8 @@ pub struct Playground {
     pub url_notices: RwSignal<Vec<UrlNotice>>,
     /// The engine's state.
     pub status: ReadSignal<Status>,
+    /// Where the spare engine worker is (exposed as `data-spare` for tests and benchmarks).
+    pub spare: ReadSignal<SpareState>,
     /// The engine's download, while it lasts.
     pub load_progress: ReadSignal<Option<LoadProgress>>,
     /// The last run whose answer was shown.
@@ -93,6 +95,7 @@ impl Playground {
         let parse_cache = form.with_untracked(ParseCache::new);
         let (status, set_status) = signal(Status::Loading);
         let (load_progress, set_load_progress) = signal(None);
+        let (spare, set_spare) = signal(SpareState::None);
         let playground = Playground {
             form,
             parse_cache,
@@ -100,11 +103,16 @@ impl Playground {
             text_revision: RwSignal::new(0),
             url_notices: RwSignal::new(notices),
             status,
+            spare,
             load_progress,
             last_run: RwSignal::new(None),
             pending: RwSignal::new(false),
             runs_shown: RwSignal::new(0),
-            client: StoredValue::new_local(EngineClient::start(set_status, set_load_progress)),
+            client: StoredValue::new_local(EngineClient::start(
+                set_status,
+                set_spare,
+                set_load_progress,
+            )),
             latest: StoredValue::new(0),
         };
         provide_context(playground);
