@@ -237,16 +237,17 @@ async function transferSizes() {
 
 /**
  * Training: milliseconds per step (the engine's own time for the run, over its steps; both the
- * custom and the builtin model step), for each op with `Autodiff` declared, against one single
- * run of the same op (`Autodiff` impl + backward) measured in this bench run.
+ * custom and the builtin model step), for each op with `Autodiff` declared, at the page's default
+ * settings (the step count read from its field), against one single run of the same op
+ * (`Autodiff` impl + backward) measured in this bench run.
  */
 async function training(browser, opLatency) {
   const page = await newPage(browser);
   const playground = new Playground(page);
-  const steps = 20;
   const rows = [];
   for (const op of ['scale', 'leaky_relu', 'shift_ids']) {
-    await playground.open(`?op=${op}&declares_autodiff=yes&fix=none&steps=${steps}&lr=0.05&optimizer=adam`);
+    await playground.open(`?op=${op}&declares_autodiff=yes&fix=none`);
+    const steps = Number(await page.locator('#train-steps').inputValue());
     const samples = [];
     for (let i = 0; i < 3; i++) {
       await page.getByTestId('train-button').click();

@@ -122,9 +122,13 @@ export class Playground {
     return this.outcomePanel.getByTestId(testId).innerText();
   }
 
-  /** Text of the highlighted deciding lines of the generated routing, without line numbers. */
+  /**
+   * Text of the highlighted deciding lines of the generated routing, without line numbers. Read
+   * as `textContent`: lines outside the code box's view skip rendering (`content-visibility`), and
+   * `innerText` is empty for them until the next frame.
+   */
   async focusLines() {
-    const lines = await this.page.getByTestId('routing-focus').allInnerTexts();
+    const lines = await this.page.getByTestId('routing-focus').allTextContents();
     return lines.map((line) => line.replace(/^\s*\d+\s*/, '').trim());
   }
 
@@ -132,7 +136,7 @@ export class Playground {
   async armFirstLine() {
     const first = this.page.locator('.routing [data-arm="true"], .routing .line-focus').first();
     if ((await first.count()) === 0) return null;
-    return (await first.innerText()).replace(/^\s*\d+\s*/, '').trim();
+    return (await first.textContent()).replace(/^\s*\d+\s*/, '').trim();
   }
 
   /** Asserts that the page shows what the golden table says for `row`. */

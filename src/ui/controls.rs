@@ -102,7 +102,8 @@ pub fn Controls() -> impl IntoView {
                             form.declaration = form.declaration.with_autodiff(autodiff).unwrap_or(form.declaration);
                         }))
                     />
-                    <span class="choice-text">{autodiff_label(autodiff)}</span>
+                    // One flex item, so the inline code stays in the sentence.
+                    <span class="choice-text"><span>{autodiff_label(autodiff)}</span></span>
                 </label>
             }
         })

@@ -9,22 +9,8 @@ use super::state::use_playground;
 use crate::client::machine::Reply;
 use crate::model::outcome::Outcome;
 use crate::teach::expanded;
-use crate::teach::highlight::{self, TokenKind};
+use crate::teach::highlight;
 use crate::teach::route_view::{Highlight, Observed, locate};
-
-fn token_class(kind: TokenKind) -> &'static str {
-    match kind {
-        TokenKind::Keyword => "tok-keyword",
-        TokenKind::Type => "tok-type",
-        TokenKind::Ident => "tok-ident",
-        TokenKind::Macro => "tok-macro",
-        TokenKind::Str => "tok-str",
-        TokenKind::Number => "tok-number",
-        TokenKind::Comment => "tok-comment",
-        TokenKind::Lifetime => "tok-lifetime",
-        TokenKind::Plain => "tok-plain",
-    }
-}
 
 /// The expansion of the selected op under the selected declaration, with the arm of the last
 /// run marked (when that run was of this op and declaration) and brought into view.
@@ -54,70 +40,26 @@ pub fn RoutingView() -> impl IntoView {
     });
     let code_box = NodeRef::<Pre>::new();
     let source = Memo::new(move |_| expanded::source(op.get(), declaration.get()).unwrap_or(""));
-    let lines = Memo::new(move |_| highlight::highlight(source.get()));
+    // Rebuilt only when the source changes (see `highlight::to_html` for why a string); a run
+    // only moves the marks, below.
+    let html = Memo::new(move |_| highlight::to_html(&highlight::highlight(source.get())));
 
-    // Bring the first deciding line to the middle of the code box (the box scrolls, not the
-    // page). Positions come from the layout boxes: `offsetTop` would be measured from the
-    // nearest positioned ancestor, not from the code box.
-    Effect::new(move |_| {
-        let Some(target) = highlight
-            .get()
-            .and_then(|highlight| highlight.focus.first().copied())
-        else {
-            return;
-        };
-        lines.track();
-        let Some(code_box) = code_box.get() else {
-            return;
-        };
-        let selector = format!("[data-line=\"{target}\"]");
-        let Ok(Some(line)) = code_box.query_selector(&selector) else {
-            return;
-        };
-        let Ok(line) = line.dyn_into::<web_sys::HtmlElement>() else {
-            return;
-        };
-        let line_top = line.get_bounding_client_rect().top();
-        let box_top = code_box.get_bounding_client_rect().top();
-        let within = line_top - box_top + f64::from(code_box.scroll_top());
-        let centred = within - f64::from(code_box.client_height()) / 2.0
-            + f64::from(line.offset_height()) / 2.0;
-        code_box.set_scroll_top(centred.max(0.0) as i32);
-        code_box.set_scroll_left(0);
-    });
-
-    let rendered = move || {
+    // Mark the arm and its deciding lines, then bring the first deciding line to the middle of
+    // the code box. Returns the marks it applied, to clear them next time.
+    Effect::new(move |previous: Option<Option<Highlight>>| {
         let marks = highlight.get();
-        lines
-            .get()
-            .into_iter()
-            .enumerate()
-            .map(|(index, tokens)| {
-                let in_arm = marks.as_ref().is_some_and(|m| (m.arm.0..=m.arm.1).contains(&index));
-                let focus = marks.as_ref().is_some_and(|m| m.focus.contains(&index));
-                let class = match (in_arm, focus) {
-                    (_, true) => "line line-focus",
-                    (true, false) => "line line-arm",
-                    _ => "line",
-                };
-                view! {
-                    <span
-                        class=class
-                        data-line=index
-                        data-testid=focus.then_some("routing-focus")
-                        data-arm=in_arm.then_some("true")
-                    >
-                        <span class="line-number" aria-hidden="true">{index + 1}</span>
-                        {tokens
-                            .into_iter()
-                            .map(|token| view! { <span class=token_class(token.kind)>{token.text}</span> })
-                            .collect_view()}
-                        "\n"
-                    </span>
-                }
-            })
-            .collect_view()
-    };
+        html.track();
+        if let Some(code_box) = code_box.get() {
+            mark_lines(&code_box, previous.flatten().as_ref(), marks.as_ref());
+            let first_focus = marks
+                .as_ref()
+                .and_then(|marks| marks.focus.first().copied());
+            if let Some(line) = first_focus.and_then(|index| line_element(&code_box, index)) {
+                scroll_to_middle(&code_box, &line);
+            }
+        }
+        marks
+    });
 
     view! {
         <section class="panel routing" aria-labelledby="routing-heading">
@@ -134,8 +76,62 @@ pub fn RoutingView() -> impl IntoView {
                 }}
             </p>
             <pre class="code" node_ref=code_box tabindex="0" aria-label="Generated routing code">
-                <code>{rendered}</code>
+                <code inner_html=move || html.get()></code>
             </pre>
         </section>
     }
+}
+
+/// Line `index` of the code box.
+fn line_element(code_box: &web_sys::HtmlElement, index: usize) -> Option<web_sys::HtmlElement> {
+    let line = code_box
+        .query_selector(&format!("[data-line=\"{index}\"]"))
+        .ok()??;
+    line.dyn_into().ok()
+}
+
+/// Moves the marks from the lines of `previous` to those of `marks`: the arm's lines get
+/// `line-arm` and `data-arm`, its deciding lines `line-focus` and `data-testid="routing-focus"`.
+fn mark_lines(
+    code_box: &web_sys::HtmlElement,
+    previous: Option<&Highlight>,
+    marks: Option<&Highlight>,
+) {
+    if let Some(highlight) = previous {
+        for index in (highlight.arm.0..=highlight.arm.1).chain(highlight.focus.iter().copied()) {
+            if let Some(line) = line_element(code_box, index) {
+                line.set_class_name("line");
+                let _ = line.remove_attribute("data-arm");
+                let _ = line.remove_attribute("data-testid");
+            }
+        }
+    }
+    let Some(marks) = marks else {
+        return;
+    };
+    for index in marks.arm.0..=marks.arm.1 {
+        if let Some(line) = line_element(code_box, index) {
+            line.set_class_name("line line-arm");
+            let _ = line.set_attribute("data-arm", "true");
+        }
+    }
+    for &index in &marks.focus {
+        if let Some(line) = line_element(code_box, index) {
+            line.set_class_name("line line-focus");
+            let _ = line.set_attribute("data-testid", "routing-focus");
+        }
+    }
+}
+
+/// Scrolls the code box (the box, not the page) so that `line` is in its middle. Positions come
+/// from the layout boxes: `offsetTop` would be measured from the nearest positioned ancestor, not
+/// from the code box.
+fn scroll_to_middle(code_box: &web_sys::HtmlElement, line: &web_sys::HtmlElement) {
+    let line_top = line.get_bounding_client_rect().top();
+    let box_top = code_box.get_bounding_client_rect().top();
+    let within = line_top - box_top + f64::from(code_box.scroll_top());
+    let centred =
+        within - f64::from(code_box.client_height()) / 2.0 + f64::from(line.offset_height()) / 2.0;
+    code_box.set_scroll_top(centred.max(0.0) as i32);
+    code_box.set_scroll_left(0);
 }
