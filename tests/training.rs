@@ -307,14 +307,19 @@ fn stops() -> Result<(), Failed> {
     ));
     match outcome {
         TrainOutcome::Trained(report) => {
-            // 1,000 steps are read every 10: two readings are 20 steps.
+            // 1,000 steps are read every 10, one batch behind the steps (a batch is recorded
+            // while the previous one is read): the second reading (steps 11–20) arrives after
+            // step 30, the stop ends the run there, and the curve ends at the same step.
             ensure(
-                report.end == TrainEnd::Stopped { step: 20 },
+                report.end == TrainEnd::Stopped { step: 30 },
                 format!("ended {:?}", report.end),
             )?;
             ensure(
-                report.curve.last().map(|point| point.step) == Some(20),
-                "the curve goes past the stop",
+                report.curve.last().map(|point| point.step) == Some(30),
+                format!(
+                    "the curve ends at step {:?}",
+                    report.curve.last().map(|point| point.step)
+                ),
             )
         }
         outcome => Err(format!("got {outcome:?}").into()),

@@ -12,13 +12,15 @@
 //! Each step: the loss, `backward()`, `GradientsParams`, the optimiser's `step`. The custom
 //! model's step runs inside [`panic_capture::catching`]: a model whose op is declared without
 //! `Autodiff` panics at step 1, as a training loop does. Losses are read back every few steps, in
-//! one transaction, and streamed to the caller; which parameters got a gradient is read from the
-//! gradients of step 1.
+//! one transaction that the device works on while the next steps are recorded, and streamed to
+//! the caller; which parameters got a gradient is read from the gradients of step 1.
 
 use burn::module::{Module, Param};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
 use burn::tensor::Gradients;
-use burn::tensor::{Device, Int, Tensor, TensorData, Transaction};
+use burn::tensor::{Device, ExecutionError, Int, Tensor, TensorData, Transaction};
+use std::pin::Pin;
+use std::task::Poll;
 use web_time::Instant;
 
 use super::panic_capture;
@@ -419,11 +421,12 @@ async fn run<M: Model + Clone>(
     let mut first_step: Option<(Trace, Vec<ParamGradient>)> = None;
     let mut end = TrainEnd::Completed;
     let mut done = 0;
-    while done < settings.steps && end == TrainEnd::Completed {
-        // A batch of steps without waiting for the device, then one reading of their losses.
-        let batch = every.min(settings.steps - done);
-        let mut losses = Vec::with_capacity(batch as usize);
-        for _ in 0..batch {
+    // The reading of the previous batch's losses, started but not yet awaited.
+    let mut pending: Option<LossReading> = None;
+    loop {
+        // A batch of steps without waiting for the device...
+        let mut losses = Vec::with_capacity(every as usize);
+        while done < settings.steps && end == TrainEnd::Completed && losses.len() < every as usize {
             if stop() {
                 end = TrainEnd::Stopped { step: done };
                 break;
@@ -464,53 +467,43 @@ async fn run<M: Model + Clone>(
             done = step_number;
             losses.push((step_number, custom_loss, builtin_loss));
         }
-        let Some(&(last, _, _)) = losses.last() else {
-            break;
+        // ...whose reading starts at once, so that the device copies them while the next batch
+        // is recorded; the previous batch's reading is finished meanwhile. (Awaiting each
+        // reading before recording more steps left the worker idle 40% of a training run.)
+        let reading = match losses.last() {
+            Some(&(last, ..)) => Some(
+                LossReading::start(
+                    losses
+                        .into_iter()
+                        .filter(|(step, ..)| step % every == 0 || *step == last),
+                )
+                .await,
+            ),
+            None => None,
         };
-        let read = losses
-            .iter()
-            .filter(|(step, ..)| step % every == 0 || *step == last)
-            .fold(
-                Transaction::default(),
-                |transaction, (_, custom, builtin)| {
-                    transaction
-                        .register(custom.clone())
-                        .register(builtin.clone())
-                },
-            )
-            .execute_async()
-            .await;
-        let values = match read {
-            Ok(data) => data
-                .into_iter()
-                .map(|data| data.iter::<f32>().next().unwrap_or(f32::NAN))
-                .collect::<Vec<f32>>(),
-            Err(error) => {
-                return TrainOutcome::Failed(format!("Reading the losses failed: {error:?}"));
-            }
-        };
-        let steps = losses
-            .iter()
-            .map(|(step, ..)| *step)
-            .filter(|step| step % every == 0 || *step == last);
-        let points: Vec<LossPoint> = steps
-            .zip(values.chunks(2))
-            .map(|(step, pair)| LossPoint {
-                step,
-                custom: pair[0],
-                builtin: pair[1],
-            })
-            .collect();
-        if let Some(diverged) = points
-            .iter()
-            .find(|point| !point.custom.is_finite() || !point.builtin.is_finite())
-        {
-            end = TrainEnd::Diverged {
-                step: diverged.step,
+        if let Some(previous) = pending.take() {
+            let points = match previous.finish().await {
+                Ok(points) => points,
+                Err(error) => {
+                    return TrainOutcome::Failed(format!("Reading the losses failed: {error:?}"));
+                }
             };
+            let diverged = points
+                .iter()
+                .find(|point| !point.custom.is_finite() || !point.builtin.is_finite())
+                .map(|point| point.step);
+            progress(&points);
+            curve.extend(points);
+            if let Some(step) = diverged {
+                // The batch recorded after the divergence is dropped unread.
+                end = TrainEnd::Diverged { step };
+                break;
+            }
         }
-        progress(&points);
-        curve.extend(points);
+        match reading {
+            Some(reading) => pending = Some(reading),
+            None => break,
+        }
     }
     STEP.with(|step| step.set(None));
     let (trace, gradients) = first_step.unwrap_or_default();
@@ -531,4 +524,60 @@ fn panicked(step: u32, mut report: PanicReport) -> TrainOutcome {
     report.routing_tensor = trace.routing_tensor;
     report.training_step = Some(step);
     TrainOutcome::Panicked { step, report }
+}
+
+/// The losses of a batch of steps being read back: one transaction for all of them.
+struct LossReading {
+    steps: Vec<u32>,
+    read: LossRead,
+    /// The transaction's result, when it was ready at the first poll.
+    ready: Option<Result<Vec<TensorData>, ExecutionError>>,
+}
+
+type LossRead = Pin<Box<dyn Future<Output = Result<Vec<TensorData>, ExecutionError>>>>;
+
+impl LossReading {
+    /// Queues the reading of `losses` (step, custom loss, builtin loss) on the device: the
+    /// transaction's first poll enqueues its copies and the buffer mapping, then returns.
+    async fn start(losses: impl Iterator<Item = (u32, Tensor<1>, Tensor<1>)>) -> LossReading {
+        let mut steps = Vec::new();
+        let transaction = losses.fold(
+            Transaction::default(),
+            |transaction, (step, custom, builtin)| {
+                steps.push(step);
+                transaction.register(custom).register(builtin)
+            },
+        );
+        let mut read: LossRead = Box::pin(transaction.execute_async());
+        let ready = std::future::poll_fn(|context| {
+            Poll::Ready(match read.as_mut().poll(context) {
+                Poll::Ready(result) => Some(result),
+                Poll::Pending => None,
+            })
+        })
+        .await;
+        LossReading { steps, read, ready }
+    }
+
+    /// Waits for the values and pairs them with their steps.
+    async fn finish(self) -> Result<Vec<LossPoint>, ExecutionError> {
+        let data = match self.ready {
+            Some(result) => result?,
+            None => self.read.await?,
+        };
+        let values: Vec<f32> = data
+            .into_iter()
+            .map(|data| data.iter::<f32>().next().unwrap_or(f32::NAN))
+            .collect();
+        Ok(self
+            .steps
+            .into_iter()
+            .zip(values.chunks(2))
+            .map(|(step, pair)| LossPoint {
+                step,
+                custom: pair[0],
+                builtin: pair[1],
+            })
+            .collect())
+    }
 }
