@@ -19,7 +19,10 @@
 //! - After the first answer, a spare worker starts beside the current one, so that a
 //!   replacement is ready at once: it has its wasm instance and GPU device, and has run every
 //!   op's kernels once (the worker warms itself before it says it is ready). It starts then and
-//!   not earlier because on a small machine a second worker slows the first result down.
+//!   not earlier because on a small machine a second worker slows the first result down. For
+//!   the same reason, after a spare took over, the next spare starts once the new current worker
+//!   has answered (the fix a person clicks after a panic runs uncontended) or
+//!   [`SPARE_DELAY_MS`] later, whichever comes first.
 //! - A worker that dies before it is ready counts as a failed start; after
 //!   [`MAX_FAILED_STARTS`] in a row the engine is [`Status::Failed`], every waiting request is
 //!   answered, later requests are answered at once, and [`Event::RetryRequested`] starts over.
@@ -38,6 +41,8 @@ pub const MAX_FAILED_STARTS: u32 = 3;
 pub const RUN_TIMEOUT_MS: u32 = 30_000;
 /// A worker not ready within this time counts as a failed start.
 pub const START_TIMEOUT_MS: u32 = 60_000;
+/// After a spare took over, the next spare starts at the first answer or after this time.
+pub const SPARE_DELAY_MS: u32 = 1_000;
 
 /// Identifies one worker the client started.
 pub type WorkerId = u64;
@@ -99,6 +104,8 @@ pub enum Timer {
     Run(RequestId, u32),
     /// The start watchdog of a worker.
     Start(WorkerId),
+    /// The delay before a new spare starts after one took over.
+    SpareDelay,
 }
 
 impl Timer {
@@ -107,6 +114,7 @@ impl Timer {
         match self {
             Timer::Run(..) => RUN_TIMEOUT_MS,
             Timer::Start(_) => START_TIMEOUT_MS,
+            Timer::SpareDelay => SPARE_DELAY_MS,
         }
     }
 }
@@ -222,6 +230,8 @@ pub struct Machine {
     failed_starts: u32,
     /// Whether any request was answered yet: the spare starts after the first answer.
     answered_once: bool,
+    /// A spare just took over: the next one waits for an answer or [`Timer::SpareDelay`].
+    spare_delayed: bool,
     /// The last scenario sent: a spare warms the kernels of its variants.
     last_scenario: Option<Scenario>,
 }
@@ -423,6 +433,7 @@ impl Machine {
         {
             out.push(reply(id, answer, in_flight.request.sent()));
             self.answered_once = true;
+            self.spare_delayed = false;
         }
     }
 
@@ -615,6 +626,10 @@ impl Machine {
                     );
                 }
             }
+            Timer::SpareDelay => {
+                self.spare_delayed = false;
+                self.ensure_spare(out);
+            }
             Timer::Start(worker) => {
                 let stuck = self
                     .current
@@ -675,7 +690,12 @@ impl Machine {
             .current
             .as_ref()
             .is_some_and(|current| current.ready.is_some());
-        if self.spare.is_none() && self.answered_once && current_ready && self.failed.is_none() {
+        if self.spare.is_none()
+            && self.answered_once
+            && !self.spare_delayed
+            && current_ready
+            && self.failed.is_none()
+        {
             let spare = self.spawn(out);
             self.spare = Some(spare);
             out.push(Command::ShowSpare(SpareState::Starting));
@@ -719,8 +739,9 @@ impl Machine {
                 match ready {
                     Some(gpu) => {
                         out.push(Command::ShowStatus(Status::Ready { gpu, note }));
+                        self.spare_delayed = true;
+                        out.push(Command::StartTimer(Timer::SpareDelay));
                         self.pump(out);
-                        self.ensure_spare(out);
                     }
                     None => out.push(Command::ShowStatus(Status::Restarting(
                         status_text.to_owned(),
@@ -1082,15 +1103,55 @@ mod tests {
                         "A panic stopped the engine worker; a new one took over.".to_owned()
                     ),
                 }),
+                Command::StartTimer(Timer::SpareDelay),
+            ]
+        );
+        // The next run goes to the promoted spare, and its answer starts the next spare.
+        assert_eq!(
+            machine.handle(Event::RunRequested(3, scenario(3))),
+            post_run(2, 3, 3)
+        );
+        let commands = machine.handle(Event::Message(
+            2,
+            FromWorker::Finished {
+                id: 3,
+                outcome: outcome(),
+            },
+        ));
+        assert_eq!(
+            commands[1..3],
+            [Command::Spawn(3), Command::StartTimer(Timer::Start(3))]
+        );
+        // The delay, firing later, starts nothing more.
+        assert_eq!(machine.handle(Event::TimerFired(Timer::SpareDelay)), vec![]);
+    }
+
+    #[test]
+    fn without_an_answer_the_next_spare_starts_after_the_delay() {
+        let mut machine = started();
+        machine.handle(Event::RunRequested(1, scenario(1)));
+        machine.handle(Event::Message(
+            1,
+            FromWorker::Finished {
+                id: 1,
+                outcome: outcome(),
+            },
+        ));
+        machine.handle(Event::Message(2, ready(Ok("gpu"))));
+        machine.handle(Event::Message(
+            1,
+            FromWorker::Panicked {
+                id: None,
+                report: report("not implemented: Backend not supported for custom op `scale`"),
+            },
+        ));
+        assert_eq!(
+            machine.handle(Event::TimerFired(Timer::SpareDelay)),
+            vec![
                 Command::Spawn(3),
                 Command::StartTimer(Timer::Start(3)),
                 Command::ShowSpare(SpareState::Starting),
             ]
-        );
-        // The next run goes to the promoted spare.
-        assert_eq!(
-            machine.handle(Event::RunRequested(3, scenario(3))),
-            post_run(2, 3, 3)
         );
     }
 

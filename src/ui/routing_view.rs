@@ -1,6 +1,8 @@
 //! The generated routing for the selected op and declaration — the real rustc expansion of
 //! burn's macro — with the arm the last run went through highlighted and scrolled into view.
 
+use std::collections::HashMap;
+
 use leptos::html::Pre;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -8,9 +10,24 @@ use wasm_bindgen::JsCast;
 use super::state::use_playground;
 use crate::client::machine::Reply;
 use crate::model::outcome::Outcome;
+use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::expanded;
 use crate::teach::highlight;
 use crate::teach::route_view::{Highlight, Observed, locate};
+
+/// What the code box shows: the expansion of an op under a declaration, and the marks on it.
+struct Shown {
+    key: (OpKind, Declaration),
+    marks: Option<Highlight>,
+}
+
+/// A `<code>` element holding the highlighted expansion of `op` under `declaration`.
+fn code_element(op: OpKind, declaration: Declaration) -> Option<web_sys::Element> {
+    let code = web_sys::window()?.document()?.create_element("code").ok()?;
+    let source = expanded::source(op, declaration).unwrap_or("");
+    code.set_inner_html(&highlight::to_html(&highlight::highlight(source)));
+    Some(code)
+}
 
 /// The expansion of the selected op under the selected declaration, with the arm of the last
 /// run marked (when that run was of this op and declaration) and brought into view.
@@ -39,26 +56,41 @@ pub fn RoutingView() -> impl IntoView {
         })
     });
     let code_box = NodeRef::<Pre>::new();
-    let source = Memo::new(move |_| expanded::source(op.get(), declaration.get()).unwrap_or(""));
-    // Rebuilt only when the source changes (see `highlight::to_html` for why a string); a run
-    // only moves the marks, below.
-    let html = Memo::new(move |_| highlight::to_html(&highlight::highlight(source.get())));
 
-    // Mark the arm and its deciding lines, then bring the first deciding line to the middle of
-    // the code box. Returns the marks it applied, to clear them next time.
-    Effect::new(move |previous: Option<Option<Highlight>>| {
+    // The code box shows one `<code>` element per op and declaration, each built once (see
+    // `highlight::to_html` for why from a string) and kept: switching back to a declaration seen
+    // before moves its element back in instead of parsing its few thousand spans again. Then the
+    // arm and its deciding lines are marked, and the first deciding line brought to the middle
+    // of the box. Returns what it showed, so that the next run clears those marks first.
+    let mut built: HashMap<(OpKind, Declaration), web_sys::Element> = HashMap::new();
+    Effect::new(move |previous: Option<Option<Shown>>| {
+        let key = (op.get(), declaration.get());
         let marks = highlight.get();
-        html.track();
-        if let Some(code_box) = code_box.get() {
-            mark_lines(&code_box, previous.flatten().as_ref(), marks.as_ref());
-            let first_focus = marks
-                .as_ref()
-                .and_then(|marks| marks.focus.first().copied());
-            if let Some(line) = first_focus.and_then(|index| line_element(&code_box, index)) {
-                scroll_to_middle(&code_box, &line);
-            }
+        let code_box = code_box.get()?;
+        let previous = previous.flatten();
+        if let Some(previous) = &previous {
+            mark_lines(&code_box, previous.marks.as_ref(), None);
         }
-        marks
+        if previous.as_ref().map(|previous| previous.key) != Some(key) {
+            let code = match built.get(&key) {
+                Some(code) => code.clone(),
+                None => {
+                    let code = code_element(key.0, key.1)?;
+                    built.insert(key, code.clone());
+                    code
+                }
+            };
+            code_box.set_text_content(None);
+            code_box.append_child(&code).ok()?;
+        }
+        mark_lines(&code_box, None, marks.as_ref());
+        let first_focus = marks
+            .as_ref()
+            .and_then(|marks| marks.focus.first().copied());
+        if let Some(line) = first_focus.and_then(|index| line_element(&code_box, index)) {
+            scroll_to_middle(&code_box, &line);
+        }
+        Some(Shown { key, marks })
     });
 
     view! {
@@ -75,9 +107,7 @@ pub fn RoutingView() -> impl IntoView {
                     "Run the scenario to see the arm it goes through."
                 }}
             </p>
-            <pre class="code" node_ref=code_box tabindex="0" aria-label="Generated routing code">
-                <code inner_html=move || html.get()></code>
-            </pre>
+            <pre class="code" node_ref=code_box tabindex="0" aria-label="Generated routing code"></pre>
         </section>
     }
 }
