@@ -78,9 +78,15 @@ export function instrumentation({ hideTimestampQuery = false, leak = false } = {
 /** Serves the instrumented bootstrap to `page`. */
 export async function instrumentEngine(page, options) {
   await page.route('**/engine-bootstrap.js', async (route) => {
-    const response = await route.fetch();
-    const original = await response.text();
-    await route.fulfill({ response, body: instrumentation(options) + original });
+    // A worker started just before the test ends may have its script request torn down with the
+    // page: nothing is left to instrument then.
+    try {
+      const response = await route.fetch();
+      const original = await response.text();
+      await route.fulfill({ response, body: instrumentation(options) + original });
+    } catch (error) {
+      if (!/has been disposed|has been closed/.test(error.message)) throw error;
+    }
   });
 }
 

@@ -232,6 +232,8 @@ pub struct Machine {
     answered_once: bool,
     /// A spare just took over: the next one waits for an answer or [`Timer::SpareDelay`].
     spare_delayed: bool,
+    /// Why the current worker replaced another, for the ready banner once it is ready.
+    replacement_note: Option<String>,
     /// The last scenario sent: a spare warms the kernels of its variants.
     last_scenario: Option<Scenario>,
 }
@@ -447,7 +449,8 @@ impl Machine {
                 if let Some(current) = self.current.as_mut() {
                     current.ready = Some(gpu.clone());
                 }
-                out.push(Command::ShowStatus(Status::Ready { gpu, note: None }));
+                let note = self.replacement_note.take();
+                out.push(Command::ShowStatus(Status::Ready { gpu, note }));
                 self.pump(out);
                 self.ensure_spare(out);
             }
@@ -743,12 +746,16 @@ impl Machine {
                         out.push(Command::StartTimer(Timer::SpareDelay));
                         self.pump(out);
                     }
-                    None => out.push(Command::ShowStatus(Status::Restarting(
-                        status_text.to_owned(),
-                    ))),
+                    None => {
+                        self.replacement_note = note;
+                        out.push(Command::ShowStatus(Status::Restarting(
+                            status_text.to_owned(),
+                        )));
+                    }
                 }
             }
             None => {
+                self.replacement_note = note;
                 out.push(Command::ShowStatus(Status::Restarting(
                     status_text.to_owned(),
                 )));
@@ -759,6 +766,7 @@ impl Machine {
 
     /// Gives up: every worker stops, every waiting request is answered, the status says why.
     fn fail(&mut self, reason: String, out: &mut Vec<Command>) {
+        self.replacement_note = None;
         for worker in [self.current.take(), self.spare.take()]
             .into_iter()
             .flatten()
@@ -1198,9 +1206,15 @@ mod tests {
             ]
         );
         assert_eq!(machine.handle(Event::RunRequested(2, scenario(2))), vec![]);
+        // Ready, the new worker runs what waited, and the banner keeps saying why it took over.
+        let mut expected = vec![Command::ShowStatus(Status::Ready {
+            gpu: Ok("gpu".to_owned()),
+            note: Some("The engine worker stopped (unreachable) and was replaced.".to_owned()),
+        })];
+        expected.extend(post_run(2, 2, 2));
         assert_eq!(
             machine.handle(Event::Message(2, ready(Ok("gpu")))),
-            ready_then_run(2, 2, 2)
+            expected
         );
     }
 
@@ -1375,7 +1389,10 @@ mod tests {
         );
         let mut expected = vec![Command::ShowStatus(Status::Ready {
             gpu: Ok("gpu".to_owned()),
-            note: None,
+            note: Some(
+                "The GPU device was lost (Destroyed); a new engine with its own device took over."
+                    .to_owned(),
+            ),
         })];
         expected.extend(post_run(2, 1, 1));
         assert_eq!(

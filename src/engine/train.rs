@@ -495,7 +495,11 @@ async fn run<M: Model + Clone>(
             progress(&points);
             curve.extend(points);
             if let Some(step) = diverged {
-                // The batch recorded after the divergence is dropped unread.
+                // The batch recorded after the divergence is read (a reading left unfinished
+                // would leave its buffers mapped on the device) but not reported.
+                if let Some(reading) = reading {
+                    let _ = reading.finish().await;
+                }
                 end = TrainEnd::Diverged { step };
                 break;
             }
