@@ -885,6 +885,21 @@ mod tests {
     }
 
     /// What a worker's readiness does when a run waits: the status, then the run posted.
+    /// Worker 1 serves and has answered a run; spare worker 2 is ready.
+    fn with_ready_spare() -> Machine {
+        let mut machine = started();
+        machine.handle(Event::RunRequested(1, scenario(1)));
+        machine.handle(Event::Message(
+            1,
+            FromWorker::Finished {
+                id: 1,
+                outcome: outcome(),
+            },
+        ));
+        machine.handle(Event::Message(2, ready(Ok("gpu"))));
+        machine
+    }
+
     fn ready_then_run(worker: WorkerId, id: RequestId, offset: i32) -> Vec<Command> {
         let mut expected = vec![Command::ShowStatus(gpu_ready())];
         expected.extend(post_run(worker, id, offset));
@@ -1081,16 +1096,7 @@ mod tests {
 
     #[test]
     fn a_panic_that_kills_the_worker_is_answered_and_the_ready_spare_takes_over() {
-        let mut machine = started();
-        machine.handle(Event::RunRequested(1, scenario(1)));
-        machine.handle(Event::Message(
-            1,
-            FromWorker::Finished {
-                id: 1,
-                outcome: outcome(),
-            },
-        ));
-        machine.handle(Event::Message(2, ready(Ok("gpu"))));
+        let mut machine = with_ready_spare();
         machine.handle(Event::RunRequested(2, scenario(2)));
         let panic = report("not implemented: Autodiff not supported for custom op `shift_ids`");
         assert_eq!(
@@ -1136,16 +1142,7 @@ mod tests {
 
     #[test]
     fn without_an_answer_the_next_spare_starts_after_the_delay() {
-        let mut machine = started();
-        machine.handle(Event::RunRequested(1, scenario(1)));
-        machine.handle(Event::Message(
-            1,
-            FromWorker::Finished {
-                id: 1,
-                outcome: outcome(),
-            },
-        ));
-        machine.handle(Event::Message(2, ready(Ok("gpu"))));
+        let mut machine = with_ready_spare();
         machine.handle(Event::Message(
             1,
             FromWorker::Panicked {
