@@ -51,7 +51,7 @@ pub fn EngineBanner() -> impl IntoView {
                 role="status"
                 data-spare=move || format!("{:?}", playground.spare.get()).to_lowercase()
             >
-                "Engine ready on WebGPU: " <strong>{adapter}</strong>
+                "Engine ready on WebGPU: " <strong>{adapter}</strong> "."
                 {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}
             </p>
         }
