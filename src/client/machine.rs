@@ -884,9 +884,8 @@ mod tests {
         ]
     }
 
-    /// What a worker's readiness does when a run waits: the status, then the run posted.
-    /// Worker 1 serves and has answered a run; spare worker 2 is ready.
-    fn with_ready_spare() -> Machine {
+    /// Worker 1 serves and has answered run 1, which spawned spare worker 2.
+    fn serving_after_one_answer() -> Machine {
         let mut machine = started();
         machine.handle(Event::RunRequested(1, scenario(1)));
         machine.handle(Event::Message(
@@ -896,10 +895,17 @@ mod tests {
                 outcome: outcome(),
             },
         ));
+        machine
+    }
+
+    /// Worker 1 serves and has answered a run; spare worker 2 is ready.
+    fn with_ready_spare() -> Machine {
+        let mut machine = serving_after_one_answer();
         machine.handle(Event::Message(2, ready(Ok("gpu"))));
         machine
     }
 
+    /// What a worker's readiness does when a run waits: the status, then the run posted.
     fn ready_then_run(worker: WorkerId, id: RequestId, offset: i32) -> Vec<Command> {
         let mut expected = vec![Command::ShowStatus(gpu_ready())];
         expected.extend(post_run(worker, id, offset));
@@ -1248,15 +1254,7 @@ mod tests {
 
     #[test]
     fn a_watchdog_for_an_answered_run_does_nothing() {
-        let mut machine = started();
-        machine.handle(Event::RunRequested(1, scenario(1)));
-        machine.handle(Event::Message(
-            1,
-            FromWorker::Finished {
-                id: 1,
-                outcome: outcome(),
-            },
-        ));
+        let mut machine = serving_after_one_answer();
         assert_eq!(machine.handle(Event::TimerFired(Timer::Run(1, 0))), vec![]);
     }
 
@@ -1400,15 +1398,7 @@ mod tests {
 
     #[test]
     fn a_spare_that_dies_is_dropped_and_replaced_at_the_next_answer() {
-        let mut machine = started();
-        machine.handle(Event::RunRequested(1, scenario(1)));
-        machine.handle(Event::Message(
-            1,
-            FromWorker::Finished {
-                id: 1,
-                outcome: outcome(),
-            },
-        ));
+        let mut machine = serving_after_one_answer();
         assert_eq!(
             machine.handle(Event::WorkerError(2, "unreachable".to_owned())),
             vec![Command::Terminate(2), Command::ShowSpare(SpareState::None)]
