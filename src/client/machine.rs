@@ -734,32 +734,34 @@ impl Machine {
                 out,
             );
         }
-        match self.spare.take() {
+        // The spare, if any, becomes the current worker; without one a new worker starts.
+        let promoted = match self.spare.take() {
             Some(spare) => {
                 out.push(Command::ShowSpare(SpareState::None));
-                let ready = spare.ready.clone();
                 self.current = Some(spare);
-                match ready {
-                    Some(gpu) => {
-                        out.push(Command::ShowStatus(Status::Ready { gpu, note }));
-                        self.spare_delayed = true;
-                        out.push(Command::StartTimer(Timer::SpareDelay));
-                        self.pump(out);
-                    }
-                    None => {
-                        self.replacement_note = note;
-                        out.push(Command::ShowStatus(Status::Restarting(
-                            status_text.to_owned(),
-                        )));
-                    }
-                }
+                true
+            }
+            None => false,
+        };
+        match self
+            .current
+            .as_ref()
+            .and_then(|current| current.ready.clone())
+        {
+            Some(gpu) => {
+                out.push(Command::ShowStatus(Status::Ready { gpu, note }));
+                self.spare_delayed = true;
+                out.push(Command::StartTimer(Timer::SpareDelay));
+                self.pump(out);
             }
             None => {
                 self.replacement_note = note;
                 out.push(Command::ShowStatus(Status::Restarting(
                     status_text.to_owned(),
                 )));
-                self.start_current(out);
+                if !promoted {
+                    self.start_current(out);
+                }
             }
         }
     }

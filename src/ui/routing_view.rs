@@ -68,8 +68,11 @@ pub fn RoutingView() -> impl IntoView {
         let marks = highlight.get();
         let code_box = code_box.get()?;
         let previous = previous.flatten();
-        if let Some(previous) = &previous {
-            mark_lines(&code_box, previous.marks.as_ref(), None);
+        if let Some(marks) = previous
+            .as_ref()
+            .and_then(|previous| previous.marks.as_ref())
+        {
+            clear_marks(&code_box, marks);
         }
         if previous.as_ref().map(|previous| previous.key) != Some(key) {
             let code = match built.get(&key) {
@@ -83,7 +86,9 @@ pub fn RoutingView() -> impl IntoView {
             code_box.set_text_content(None);
             code_box.append_child(&code).ok()?;
         }
-        mark_lines(&code_box, None, marks.as_ref());
+        if let Some(marks) = &marks {
+            set_marks(&code_box, marks);
+        }
         let first_focus = marks
             .as_ref()
             .and_then(|marks| marks.focus.first().copied());
@@ -120,25 +125,9 @@ fn line_element(code_box: &web_sys::HtmlElement, index: usize) -> Option<web_sys
     line.dyn_into().ok()
 }
 
-/// Moves the marks from the lines of `previous` to those of `marks`: the arm's lines get
-/// `line-arm` and `data-arm`, its deciding lines `line-focus` and `data-testid="routing-focus"`.
-fn mark_lines(
-    code_box: &web_sys::HtmlElement,
-    previous: Option<&Highlight>,
-    marks: Option<&Highlight>,
-) {
-    if let Some(highlight) = previous {
-        for index in (highlight.arm.0..=highlight.arm.1).chain(highlight.focus.iter().copied()) {
-            if let Some(line) = line_element(code_box, index) {
-                line.set_class_name("line");
-                let _ = line.remove_attribute("data-arm");
-                let _ = line.remove_attribute("data-testid");
-            }
-        }
-    }
-    let Some(marks) = marks else {
-        return;
-    };
+/// Marks the lines of `marks`: the arm's lines get `line-arm` and `data-arm`, its deciding lines
+/// `line-focus` and `data-testid="routing-focus"`.
+fn set_marks(code_box: &web_sys::HtmlElement, marks: &Highlight) {
     for index in marks.arm.0..=marks.arm.1 {
         if let Some(line) = line_element(code_box, index) {
             line.set_class_name("line line-arm");
@@ -149,6 +138,17 @@ fn mark_lines(
         if let Some(line) = line_element(code_box, index) {
             line.set_class_name("line line-focus");
             let _ = line.set_attribute("data-testid", "routing-focus");
+        }
+    }
+}
+
+/// Takes the marks [`set_marks`] put on the lines of `marks` off again.
+fn clear_marks(code_box: &web_sys::HtmlElement, marks: &Highlight) {
+    for index in (marks.arm.0..=marks.arm.1).chain(marks.focus.iter().copied()) {
+        if let Some(line) = line_element(code_box, index) {
+            line.set_class_name("line");
+            let _ = line.remove_attribute("data-arm");
+            let _ = line.remove_attribute("data-testid");
         }
     }
 }
