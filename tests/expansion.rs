@@ -2,7 +2,9 @@
 //!
 //! Expands the library with rustc (`-Zunpretty=expanded`, in its own target dir so the normal
 //! build is not disturbed), cuts out each op's `impl … for burn::backend::Dispatch` per
-//! declaration, formats it with rustfmt, and compares it with `src/ops/expanded/`.
+//! declaration, formats it with rustfmt, and compares it with `src/ops/expanded/`. The lines
+//! built with their cfg's feature on come from the crate `autodiff-feature-on`, expanded the same
+//! way (its `autodiff` feature is on).
 //!
 //! Regenerate the shipped files with:
 //!
@@ -15,14 +17,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use burn_extension_playground::model::catalog::{AutodiffDeclared, Declaration};
+use burn_extension_playground::model::scenario::OpKind;
 use burn_extension_playground::teach::expanded;
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The whole crate after macro expansion.
-fn expand_crate() -> String {
+/// The whole of `package`'s library after macro expansion.
+fn expand_crate(package: &str) -> String {
     let target = std::env::var_os("EXPANSION_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -39,6 +43,8 @@ fn expand_crate() -> String {
             "rustc",
             "--quiet",
             "--profile=check",
+            "--package",
+            package,
             "--lib",
             "--",
             "-Zunpretty=expanded",
@@ -99,28 +105,39 @@ fn rustfmt(code: &str) -> String {
     String::from_utf8(output.stdout).expect("rustfmt output is UTF-8")
 }
 
+/// The generated `Dispatch` impl of `op` under `declaration`, as rustfmt formats it: from the
+/// playground's expansion, or the feature-on crate's for the lines built with the feature on.
+fn generated(playground: &str, feature_on: &str, op: OpKind, declaration: Declaration) -> String {
+    let source = if declaration.autodiff() == AutodiffDeclared::CfgOn {
+        feature_on
+    } else {
+        playground
+    };
+    let op_module = module(source, op.name());
+    let variant_module = module(op_module, declaration.module());
+    let impl_header = format!("impl {} for burn::backend::Dispatch", op.trait_name());
+    let start = variant_module
+        .find(&impl_header)
+        .unwrap_or_else(|| panic!("`{impl_header}` not found in {}", declaration.module()));
+    rustfmt(block_at(variant_module, start))
+}
+
 #[test]
 fn shipped_expansions_match_the_macro() {
-    let source = expand_crate();
+    let playground = expand_crate("burn-extension-playground");
+    let feature_on = expand_crate("autodiff-feature-on");
     let update = std::env::var_os("UPDATE_EXPANSIONS").is_some();
     let mut stale = Vec::new();
     for expansion in expanded::all() {
-        let op_module = module(&source, expansion.op.name());
-        let variant_module = module(op_module, expansion.declaration.module());
-        let impl_header = format!(
-            "impl {} for burn::backend::Dispatch",
-            expansion.op.trait_name()
-        );
-        let start = variant_module.find(&impl_header).unwrap_or_else(|| {
-            panic!(
-                "`{impl_header}` not found in {}",
-                expansion.declaration.module()
-            )
-        });
         let generated = format!(
             "{}{}",
             expanded::HEADER,
-            rustfmt(block_at(variant_module, start))
+            generated(
+                &playground,
+                &feature_on,
+                expansion.op,
+                expansion.declaration
+            )
         );
         let path: &Path = &manifest_dir().join(expansion.path);
         if update {
@@ -140,4 +157,86 @@ fn shipped_expansions_match_the_macro() {
         "these shipped expansions differ from what the macro generates now: {stale:?}\n\
          regenerate them with `UPDATE_EXPANSIONS=1 cargo test --test expansion`"
     );
+}
+
+/// The op's trait as a crate declares it: from its doc comment to its closing brace, in the
+/// macro that stamps it, dedented and with the attribute's selectors left out.
+fn declared_trait(source: &str, trait_name: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let header = lines
+        .iter()
+        .position(|line| {
+            line.trim_start()
+                .starts_with(&format!("pub trait {trait_name}:"))
+        })
+        .unwrap_or_else(|| panic!("`pub trait {trait_name}` not found"));
+    let indent = lines[header].len() - lines[header].trim_start().len();
+    let first = (0..header)
+        .rev()
+        .take_while(|&index| {
+            let line = lines[index].trim_start();
+            line.starts_with("///") || line.starts_with("#[")
+        })
+        .last()
+        .unwrap_or(header);
+    let closing = format!("{}}}", " ".repeat(indent));
+    let last = (header..lines.len())
+        .find(|&index| lines[index] == closing)
+        .expect("the trait's closing brace");
+    lines[first..=last]
+        .iter()
+        .filter(|line| {
+            !line
+                .trim_start()
+                .starts_with("#[burn::backend::backend_extension(")
+        })
+        .map(|line| line.get(indent..).unwrap_or("").trim_end().to_owned() + "\n")
+        .collect()
+}
+
+/// The feature-on crate declares each op's trait exactly as the playground does (it is not a
+/// second version of the op, only a second build of its declaration).
+#[test]
+fn the_feature_on_crate_declares_the_same_traits() {
+    let feature_on =
+        std::fs::read_to_string(manifest_dir().join("crates/autodiff-feature-on/src/lib.rs"))
+            .expect("reading the feature-on crate");
+    for op in OpKind::ALL {
+        let playground =
+            std::fs::read_to_string(manifest_dir().join(format!("src/ops/{}/mod.rs", op.name())))
+                .expect("reading the op");
+        let section = feature_on
+            .split(&format!("pub mod {} {{", op.name()))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no module {} in the feature-on crate", op.name()));
+        assert_eq!(
+            declared_trait(section, op.trait_name()),
+            declared_trait(&playground, op.trait_name()),
+            "{}",
+            op.name()
+        );
+    }
+}
+
+/// With its feature on, the cfg-gated declaration does not generate the code of `Autodiff`
+/// listed plainly: burn's macro writes a cfg'd selector through its own template (a
+/// `__concrete_strategy` match, and arms kept for the feature being off). What it does is the
+/// same — the matrix checks every feature-on cell against its listed twin — but the code differs,
+/// and the page shows the feature-on code itself.
+#[test]
+fn the_feature_on_routing_has_its_own_template() {
+    for op in OpKind::ALL {
+        for (listed, feature_on) in [
+            (
+                Declaration::CubeFlexAutodiff,
+                Declaration::CubeFlexAutodiffCfgOn,
+            ),
+            (Declaration::CubeAutodiff, Declaration::CubeAutodiffCfgOn),
+        ] {
+            let listed = expanded::source(op, listed).expect("a shipped expansion");
+            let feature_on = expanded::source(op, feature_on).expect("a shipped expansion");
+            assert!(!listed.contains("__concrete_strategy"), "{}", op.name());
+            assert!(feature_on.contains("__concrete_strategy"), "{}", op.name());
+        }
+    }
 }

@@ -1,24 +1,35 @@
 //! "Take it home": exported Cargo projects build against the registry's burn 0.22.1, run, and do
-//! what the playground did — the same printed values, or the same panic text.
+//! what the playground did — the same printed values, or the same panic text — which their README
+//! states.
 //!
-//! A representative set: every op × declaration in a training loop's grad context, each fix of
-//! each op, and a backend the op does not declare. The projects share one target dir (inside
-//! `CARGO_TARGET_DIR`, or `target/`), and the crate's own `Cargo.lock`, so burn compiles once
-//! and no crate is fetched: each project then costs its own compile and link.
+//! The projects built: a representative set (every op × declaration in a training loop's grad
+//! context, each fix of each op, a backend the op does not declare), then, for every piece of fix
+//! code the page shows in any cell of the golden table (`tests/golden/matrix.json`, whose rows
+//! list each cell's fixes), a project that holds it, until every one is held by a project that is
+//! built and run. The code of the fixes a training panic offers is built in the project of the
+//! same fix, with the call put where a model makes it. A project whose op lists `Autodiff` behind
+//! its feature is also run with `cargo run --features autodiff`, as its README says, and must do
+//! what the playground shows with the feature on.
+//!
+//! The projects share one target dir (inside `CARGO_TARGET_DIR`, or `target/`), and the crate's
+//! own `Cargo.lock`, so burn compiles once and no crate is fetched: each project then costs its
+//! own compile and link.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
 use burn_extension_playground::engine::Engine;
-use burn_extension_playground::model::outcome::Outcome;
 use burn_extension_playground::model::scenario::{
-    BackendChoice, Declaration, Fix, OpKind, Scenario,
+    AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
-use burn_extension_playground::teach::export::{Project, export, zip};
-use burn_extension_playground::teach::form::Form;
-use burn_extension_playground::teach::present::values_text;
+use burn_extension_playground::teach::explain::FixAction;
+use burn_extension_playground::teach::export::{CallSite, Project, Shown, call_code, export, zip};
+use burn_extension_playground::teach::form::{Form, autodiff_name, backend_name, fix_name};
+use burn_extension_playground::teach::training::training_call_site;
 use libtest_mimic::{Arguments, Failed, Trial};
+use serde::Deserialize;
 
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
@@ -31,14 +42,14 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
-/// A scenario with the op's example inputs (a 2-D one for `scale`).
-fn scenario(
+/// The page's form for a scenario, with the op's example inputs (a 2-D one for `scale`).
+fn form(
     op: OpKind,
     declaration: Declaration,
     grad_context: bool,
     fix: Fix,
     backend: BackendChoice,
-) -> Scenario {
+) -> Form {
     let mut form = Form::default();
     form.op = op;
     if op == OpKind::Scale {
@@ -49,46 +60,193 @@ fn scenario(
     form.require_grad = grad_context && !op.takes_int_input();
     form.fix = fix;
     form.backend = backend;
-    form.scenario().expect("the example inputs parse")
+    form
 }
 
-fn scenarios() -> Vec<Scenario> {
+fn scenario(form: &Form) -> Scenario {
+    form.scenario().expect("the inputs parse")
+}
+
+/// Every op × declaration in a grad context, each fix of each op, and a backend the op does not
+/// declare.
+fn representative() -> Vec<Scenario> {
     let mut scenarios = Vec::new();
     for op in OpKind::ALL {
         for &declaration in Declaration::ALL {
-            scenarios.push(scenario(
+            scenarios.push(scenario(&form(
                 op,
                 declaration,
                 true,
                 Fix::None,
                 BackendChoice::Gpu,
-            ));
+            )));
         }
         for fix in [Fix::Detach, Fix::Builtin] {
-            scenarios.push(scenario(
+            scenarios.push(scenario(&form(
                 op,
                 Declaration::WITHOUT_AUTODIFF,
                 true,
                 fix,
                 BackendChoice::Gpu,
-            ));
+            )));
         }
     }
-    scenarios.push(scenario(
+    scenarios.push(scenario(&form(
         OpKind::Scale,
         Declaration::Cube,
         false,
         Fix::None,
         BackendChoice::Cpu,
-    ));
-    scenarios.push(scenario(
+    )));
+    scenarios.push(scenario(&form(
         OpKind::LeakyRelu,
         Declaration::WITH_AUTODIFF,
         true,
         Fix::None,
         BackendChoice::Cpu,
-    ));
+    )));
     scenarios
+}
+
+/// The golden table's rows as far as this test reads them.
+#[derive(Deserialize)]
+struct Table {
+    inputs: BTreeMap<String, Inputs>,
+    cells: BTreeMap<String, Row>,
+}
+
+#[derive(Deserialize)]
+struct Inputs {
+    tensor: String,
+    param: String,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    op: String,
+    declares_autodiff: String,
+    declares_flex: bool,
+    grad_context: bool,
+    require_grad: bool,
+    fix: String,
+    backend: String,
+    #[serde(default)]
+    fixes: Vec<RowFix>,
+}
+
+#[derive(Deserialize)]
+struct RowFix {
+    action: String,
+    before: String,
+    after: String,
+}
+
+fn golden() -> Table {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/matrix.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the golden table"))
+        .expect("the golden table parses")
+}
+
+/// The page's form for a golden row.
+fn row_form(row: &Row, inputs: &BTreeMap<String, Inputs>) -> Form {
+    let op = *OpKind::ALL
+        .iter()
+        .find(|op| op.name() == row.op)
+        .expect("a known op");
+    let declaration = *Declaration::ALL
+        .iter()
+        .find(|declaration| {
+            autodiff_name(declaration.autodiff()) == row.declares_autodiff
+                && declaration.flex() == row.declares_flex
+        })
+        .expect("a catalog line");
+    let mut form = Form::default();
+    form.op = op;
+    form.texts_mut().tensor = inputs[&row.op].tensor.clone();
+    form.texts_mut().param = inputs[&row.op].param.clone();
+    form.declaration = declaration;
+    form.grad_context = row.grad_context;
+    form.require_grad = row.require_grad;
+    form.fix = *Fix::ALL
+        .iter()
+        .find(|fix| fix_name(**fix) == row.fix)
+        .expect("a fix");
+    form.backend = *BackendChoice::ALL
+        .iter()
+        .find(|backend| backend_name(**backend) == row.backend)
+        .expect("a backend");
+    form
+}
+
+fn action(name: &str) -> FixAction {
+    [
+        FixAction::DeclareAutodiff,
+        FixAction::EnableFeature,
+        FixAction::DeclareFlex,
+        FixAction::Detach,
+        FixAction::Builtin,
+        FixAction::UseGpu,
+        FixAction::EnableGradContext,
+        FixAction::DisableRequireGrad,
+    ]
+    .into_iter()
+    .find(|action| format!("{action:?}") == name)
+    .unwrap_or_else(|| panic!("unknown fix action {name}"))
+}
+
+/// Each non-empty line of `snippet` is a line of `code`, in order.
+fn in_order(code: &str, snippet: &str) -> bool {
+    let mut lines = code.lines().map(str::trim);
+    snippet
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .all(|wanted| lines.any(|line| line == wanted))
+}
+
+/// The scenarios to build: the representative ones, then for each piece of fix code the golden
+/// table shows (before and after) that no chosen project holds yet, the scenario whose project
+/// holds it.
+fn scenarios() -> Vec<Scenario> {
+    let table = golden();
+    let mut chosen = representative();
+    let mut mains: Vec<String> = chosen
+        .iter()
+        .map(|scenario| {
+            export(scenario, None)
+                .file("src/main.rs")
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    for row in table.cells.values() {
+        let before = row_form(row, &table.inputs);
+        for fix in &row.fixes {
+            let action = action(&fix.action);
+            if action == FixAction::EnableFeature {
+                continue; // two commands, run below on every project with the feature off
+            }
+            let mut after = before.clone();
+            action.apply(&mut after);
+            for (form, code) in [(&before, &fix.before), (&after, &fix.after)] {
+                if mains.iter().any(|main| in_order(main, code)) {
+                    continue;
+                }
+                let candidate = scenario(form);
+                let main = export(&candidate, None)
+                    .file("src/main.rs")
+                    .unwrap()
+                    .to_owned();
+                assert!(
+                    in_order(&main, code),
+                    "fix code not in its own project:\n{code}\n---\n{main}"
+                );
+                mains.push(main);
+                chosen.push(candidate);
+            }
+        }
+    }
+    chosen
 }
 
 /// Writes `project` under `root`, with the crate's Cargo.lock so its dependencies resolve to the
@@ -108,45 +266,24 @@ fn write(project: &Project, root: &Path) -> PathBuf {
     dir
 }
 
-/// What the playground shows for `outcome`, as the exported program prints or panics it.
-fn expected_lines(outcome: &Outcome) -> Result<(Vec<String>, Option<String>), Failed> {
-    match outcome {
-        Outcome::Completed(completed) => {
-            let mut lines = vec![format!(
-                "y = {}",
-                values_text(&completed.output.values, completed.output.elements())
-            )];
-            if let Some(gradient) = &completed.gradient {
-                lines.push(format!(
-                    "dsum(y)/dx = {}",
-                    values_text(&gradient.values, gradient.elements())
-                ));
-            }
-            Ok((lines, None))
-        }
-        Outcome::Panicked(report) => Ok((Vec::new(), Some(report.message.clone()))),
-        Outcome::Failed(reason) => Err(format!("the playground's run failed: {reason}").into()),
-    }
-}
-
-fn check(scenario: Scenario) -> Result<(), Failed> {
-    let project = export(&scenario);
-    let dir = write(&project, &target_dir().join("export-projects"));
+/// Builds the project in `dir` (with `features`) and runs it: what it printed, or the message
+/// it panicked with.
+fn build_and_run(dir: &Path, name: &str, features: &[&str]) -> Result<Shown, Failed> {
     let build = Command::new(env!("CARGO"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .env("CARGO_TARGET_DIR", target_dir().join("export-target"))
         .args(["build", "--quiet", "--offline"])
+        .args(features)
         .output()
         .map_err(|error| format!("running cargo: {error}"))?;
     if !build.status.success() {
         return Err(format!(
-            "{} does not build:\n{}",
-            project.name,
+            "{name} does not build:\n{}",
             String::from_utf8_lossy(&build.stderr)
         )
         .into());
     }
-    let binary = target_dir().join("export-target/debug").join(&project.name);
+    let binary = target_dir().join("export-target/debug").join(name);
     let run = Command::new(&binary)
         .env(
             "XDG_RUNTIME_DIR",
@@ -156,36 +293,113 @@ fn check(scenario: Scenario) -> Result<(), Failed> {
         .map_err(|error| format!("running {}: {error}", binary.display()))?;
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
-    let outcome = pollster::block_on(engine().run(&scenario));
-    let (lines, panic) = expected_lines(&outcome)?;
-    match panic {
-        None => {
-            if !run.status.success() {
-                return Err(format!("{} failed:\n{stderr}", project.name).into());
-            }
-            let printed: Vec<&str> = stdout.lines().collect();
-            if printed != lines {
-                return Err(format!(
-                    "{} printed {printed:?}, the playground shows {lines:?}",
-                    project.name
-                )
-                .into());
-            }
+    if run.status.success() {
+        return Ok(Shown::Printed(stdout.lines().map(str::to_owned).collect()));
+    }
+    // Rust prints `thread 'main' (id) panicked at src/main.rs:…:\n<message>`.
+    let raised = stderr
+        .lines()
+        .skip_while(|line| !line.contains("panicked at src/main.rs:"))
+        .nth(1)
+        .ok_or_else(|| format!("{name} failed without a panic in main.rs:\n{stderr}"))?;
+    Ok(Shown::Panicked(raised.to_owned()))
+}
+
+/// What the playground shows for `scenario`, as its engine runs it.
+fn shown(scenario: &Scenario) -> Result<Shown, Failed> {
+    let outcome = pollster::block_on(engine().run(scenario));
+    Shown::of(&outcome).ok_or_else(|| format!("the playground's run failed: {outcome:?}").into())
+}
+
+fn check(scenario: Scenario) -> Result<(), Failed> {
+    let expected = shown(&scenario)?;
+    let project = export(&scenario, Some(&expected));
+    let readme = project.file("README.md").unwrap_or("");
+    let stated = match &expected {
+        Shown::Printed(lines) => lines.join("\n"),
+        Shown::Panicked(message) => message.clone(),
+    };
+    if !readme.contains(&format!("```text\n{stated}\n```")) {
+        return Err(format!("the README does not state what the page showed:\n{readme}").into());
+    }
+    let dir = write(&project, &target_dir().join("export-projects"));
+    let got = build_and_run(&dir, &project.name, &[])?;
+    if got != expected {
+        return Err(format!(
+            "{}: `cargo run` gave {got:?}, the page {expected:?}",
+            project.name
+        )
+        .into());
+    }
+    // The feature off: the README's `cargo run --features autodiff` does what the page does with
+    // the feature on.
+    if scenario.declaration.autodiff() == AutodiffDeclared::CfgOff {
+        if !readme.contains("`cargo run --features autodiff`") {
+            return Err("the README does not give `cargo run --features autodiff`".into());
         }
-        Some(message) => {
-            // Rust prints `thread 'main' (id) panicked at src/main.rs:…:\n<message>`.
-            let raised = stderr
-                .lines()
-                .skip_while(|line| !line.contains("panicked at src/main.rs:"))
-                .nth(1);
-            if run.status.success() || raised != Some(message.as_str()) {
-                return Err(format!(
-                    "{} should panic with {message:?}; it exited {:?} with:\n{stderr}",
-                    project.name, run.status
-                )
-                .into());
-            }
+        let on = Scenario {
+            declaration: scenario
+                .declaration
+                .with_autodiff(AutodiffDeclared::CfgOn)
+                .ok_or("no feature-on line")?,
+            ..scenario.clone()
+        };
+        let expected = shown(&on)?;
+        let got = build_and_run(&dir, &project.name, &["--features", "autodiff"])?;
+        if got != expected {
+            return Err(format!(
+                "{}: `cargo run --features autodiff` gave {got:?}, the page with the feature on {expected:?}",
+                project.name
+            )
+            .into());
         }
+    }
+    Ok(())
+}
+
+/// The call a training model makes, in each fix's code (the training panic card's snippets): put
+/// in the place of the call in the project of the same fix, built and run. It must print what
+/// that project prints — the call is the same op on the same input.
+fn check_training_call(op: OpKind, fix: Fix) -> Result<(), Failed> {
+    let scenario = scenario(&form(
+        op,
+        Declaration::WITHOUT_AUTODIFF,
+        true,
+        fix,
+        BackendChoice::Gpu,
+    ));
+    let expected = shown(&scenario)?;
+    let mut project = export(&scenario, None);
+    project.name = format!("{}-in-a-model", project.name);
+    let single = call_code(op, fix, &CallSite::single_run(&scenario.args));
+    let site = training_call_site(op);
+    let in_model = call_code(op, fix, &site);
+    let replacement = if op.takes_int_input() {
+        format!("{in_model}\n    let y = {};", site.output)
+    } else {
+        format!(
+            "let {} = x.clone();\n    {in_model}\n    let y = {};",
+            site.input, site.output
+        )
+    };
+    for file in &mut project.files {
+        if file.path == "src/main.rs" {
+            if !file.text.contains(&single) {
+                return Err(format!("the call `{single}` is not in the project").into());
+            }
+            file.text = file.text.replace(&single, &replacement);
+        } else if file.path == "Cargo.toml" {
+            file.text = file.text.replacen(
+                &format!("name = \"{}\"", export(&scenario, None).name),
+                &format!("name = \"{}\"", project.name),
+                1,
+            );
+        }
+    }
+    let dir = write(&project, &target_dir().join("export-projects"));
+    let got = build_and_run(&dir, &project.name, &[])?;
+    if got != expected {
+        return Err(format!("`{in_model}` gave {got:?}, the page {expected:?}").into());
     }
     Ok(())
 }
@@ -193,13 +407,16 @@ fn check(scenario: Scenario) -> Result<(), Failed> {
 /// The archive opens with Python's zipfile (a reader that checks every CRC) and holds exactly
 /// the project's files.
 fn check_zip() -> Result<(), Failed> {
-    let project = export(&scenario(
-        OpKind::Scale,
-        Declaration::CubeFlexAutodiffCfg,
-        true,
-        Fix::None,
-        BackendChoice::Gpu,
-    ));
+    let project = export(
+        &scenario(&form(
+            OpKind::Scale,
+            Declaration::CubeFlexAutodiffCfg,
+            true,
+            Fix::None,
+            BackendChoice::Gpu,
+        )),
+        None,
+    );
     let path = target_dir()
         .join("export-projects")
         .join(format!("{}.zip", project.name));
@@ -237,11 +454,11 @@ fn check_zip() -> Result<(), Failed> {
 }
 
 /// Every exported `main.rs` is formatted as rustfmt formats it: code a person would write.
-fn check_formatted() -> Result<(), Failed> {
+fn check_formatted(scenarios: Vec<Scenario>) -> Result<(), Failed> {
     let root = target_dir().join("export-projects");
     let mut unformatted = Vec::new();
-    for scenario in scenarios() {
-        let project = export(&scenario);
+    for scenario in scenarios {
+        let project = export(&scenario, None);
         let dir = write(&project, &root);
         let check = Command::new("rustfmt")
             .args(["--check", "--edition", "2024"])
@@ -265,14 +482,37 @@ fn check_formatted() -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials: Vec<Trial> = scenarios()
-        .into_iter()
-        .map(|scenario| Trial::test(export(&scenario).name, move || check(scenario)))
-        .collect();
+    let scenarios = scenarios();
+    let mut names = std::collections::BTreeSet::new();
+    let mut trials: Vec<Trial> = Vec::new();
+    for scenario in scenarios.clone() {
+        let project = export(&scenario, None);
+        // Scenarios that export the same project (they differ in nothing the project says)
+        // are built once.
+        if names.insert((
+            project.name.clone(),
+            project.file("src/main.rs").unwrap().to_owned(),
+        )) {
+            let name = format!("{}::{}", project.name, names.len());
+            trials.push(Trial::test(name, move || check(scenario)));
+        }
+    }
+    for op in OpKind::ALL {
+        for fix in Fix::ALL {
+            trials.push(Trial::test(
+                format!(
+                    "the_call_in_a_training_model::{}::{}",
+                    op.name(),
+                    fix_name(fix)
+                ),
+                move || check_training_call(op, fix),
+            ));
+        }
+    }
     trials.push(Trial::test("the_zip_holds_the_project", check_zip));
     trials.push(Trial::test(
         "exported_code_is_rustfmt_formatted",
-        check_formatted,
+        move || check_formatted(scenarios),
     ));
     // One project at a time: they share a target dir, and cargo builds one at a time anyway.
     let args = Arguments {

@@ -166,6 +166,19 @@ fn differences_compare_like_with_like() {
     );
 }
 
+/// A NaN difference anywhere makes the largest difference NaN, first or last (`f64::max` folded
+/// from 0 would have shown 0 for both).
+#[test]
+fn a_nan_difference_is_never_agreement() {
+    for (a, b) in [
+        (vec![f32::NAN, 1.0], vec![1.0, 1.0]),
+        (vec![1.0, 2.0], vec![1.0, f32::NAN]),
+    ] {
+        let difference = Values::Float(a).max_abs_difference(&Values::Float(b));
+        assert!(difference.is_some_and(f64::is_nan), "{difference:?}");
+    }
+}
+
 #[test]
 fn registry_paths_start_at_the_crate() {
     assert_eq!(
@@ -230,12 +243,15 @@ fn protocol_messages_round_trip_as_bytes() {
 }
 
 mod training_fields {
+    use burn_extension_playground::model::scenario::BackendChoice;
     use burn_extension_playground::model::training::{
-        LossPoint, OptimizerChoice, ParamGradient, TrainEnd, TrainSettings,
+        LossPoint, OptimizerChoice, ParamReport, TrainEnd, TrainReport, TrainSettings,
     };
     use burn_extension_playground::teach::form::Form;
+    use burn_extension_playground::teach::present::significant;
     use burn_extension_playground::teach::training::{
-        TrainField, TrainInputError, TrainTexts, chart, end_text, gradients_text, parse_settings,
+        TrainField, TrainInputError, TrainTexts, chart, end_text, largest_gap, loss_text,
+        params_text, parse_settings,
     };
 
     fn texts(steps: &str, learning_rate: &str) -> TrainTexts {
@@ -373,22 +389,121 @@ mod training_fields {
             end_text(TrainEnd::Stopped { step: 40 }, 200),
             "Stopped after step 40 of 200."
         );
-        let param = |name: &str, has_gradient| ParamGradient {
+        let param = |name: &str, has_gradient, start: &[f32], end: &[f32]| ParamReport {
             name: name.to_owned(),
             has_gradient,
+            start: start.to_vec(),
+            end: end.to_vec(),
         };
         assert_eq!(
-            gradients_text(&[param("a", true)]),
-            "Every parameter received a gradient."
+            params_text(&[param("a", true, &[1.0], &[0.5])]),
+            "Every parameter received a gradient at step 1."
         );
-        assert!(
-            gradients_text(&[
-                param("hidden.weight", false),
-                param("hidden.bias", false),
-                param("output.weight", true)
-            ])
-            .starts_with("No gradient reached hidden.weight, hidden.bias: frozen")
+        assert_eq!(
+            params_text(&[
+                param("hidden.weight", false, &[0.25, -1.0], &[0.25, -1.0]),
+                param("hidden.bias", false, &[0.5], &[0.5]),
+                param("output.weight", true, &[1.0], &[2.0]),
+            ]),
+            "No gradient reached hidden.weight, hidden.bias at step 1. Their values after the last step are their starting values."
         );
+        // Kept only where the values are equal: a changed one (or a NaN) is said to change.
+        assert_eq!(
+            params_text(&[
+                param("a", false, &[1.0], &[1.0]),
+                param("b", false, &[f32::NAN], &[f32::NAN]),
+            ]),
+            "No gradient reached a, b at step 1. a kept their starting values; b changed all the same."
+        );
+    }
+
+    fn report(curve: &[(u32, f32, f32)]) -> TrainReport {
+        TrainReport {
+            curve: curve
+                .iter()
+                .map(|&(step, custom, builtin)| LossPoint {
+                    step,
+                    custom,
+                    builtin,
+                })
+                .collect(),
+            end: TrainEnd::Completed,
+            params: Vec::new(),
+            impls: Vec::new(),
+            routing_tensor: None,
+            builtin_ran: false,
+            backend: BackendChoice::Gpu,
+            device: String::new(),
+            elapsed_ms: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_loss_sentence_reads_the_curves() {
+        // The golden no-grad-fix cell: the custom loss still falls, only less far.
+        assert_eq!(
+            loss_text(&report(&[
+                (1, 2.39, 2.39),
+                (10, 0.474, 0.312),
+                (20, 0.188, 0.073)
+            ]))
+            .unwrap(),
+            "The custom model's loss fell from 2.39 at step 1 to 0.188 at step 20. The builtin model's loss got to 0.073 by then: 2.58× lower."
+        );
+        assert_eq!(
+            loss_text(&report(&[(1, 2.0, 2.0), (2, 1.0, 1.0)])).unwrap(),
+            "The custom model's loss fell from 2 at step 1 to 1 at step 2. The builtin model's loss is the same at every recorded step."
+        );
+        assert_eq!(
+            loss_text(&report(&[(1, 2.0, 2.0), (2, 3.0, 3.000001)])).unwrap(),
+            "The custom model's loss rose from 2 at step 1 to 3 at step 2. The builtin model's loss stays within 9.54e-7 of it at every recorded step."
+        );
+        assert_eq!(
+            loss_text(&report(&[(1, 2.0, 2.0), (2, f32::NAN, 1.0)])).unwrap(),
+            "The custom model's loss went from 2 at step 1 to NaN at step 2. A loss is NaN, so the two curves cannot be compared."
+        );
+        let mut builtin = report(&[(1, 2.0, 2.0), (2, 1.0, 1.0)]);
+        builtin.builtin_ran = true;
+        assert!(loss_text(&builtin).unwrap().ends_with(
+            "so both models run the same builtin computation: their curves cannot tell the op from burn's ops."
+        ));
+        assert_eq!(loss_text(&report(&[])), None);
+    }
+
+    #[test]
+    fn a_nan_gap_is_nan() {
+        let points = [
+            LossPoint {
+                step: 1,
+                custom: f32::NAN,
+                builtin: 1.0,
+            },
+            LossPoint {
+                step: 2,
+                custom: 1.0,
+                builtin: 1.0,
+            },
+        ];
+        assert!(largest_gap(&points).is_some_and(f32::is_nan));
+        assert!(largest_gap(&points[1..]) == Some(0.0));
+    }
+
+    #[test]
+    fn significant_digits() {
+        for (value, text) in [
+            (2.391_f32, "2.39"),
+            (0.187_64, "0.188"),
+            (12.34, "12.3"),
+            (4.958_101_7e-10, "4.96e-10"),
+            (1_234_567.0, "1.23e6"),
+            (2.5, "2.5"),
+            (3.0, "3"),
+            (0.0, "0"),
+            (f32::NAN, "NaN"),
+            (-0.000_5, "-5e-4"),
+        ] {
+            assert_eq!(significant(value), text, "{value}");
+        }
     }
 }
 
@@ -407,10 +522,18 @@ fn the_catalog_spells_each_declaration_as_written() {
                 "cube_flex_autodiff_cfg",
                 "Cube, Flex, Autodiff: cfg(feature = \"autodiff\")"
             ),
+            (
+                "cube_flex_autodiff_cfg_on",
+                "Cube, Flex, Autodiff: cfg(feature = \"autodiff\")"
+            ),
             ("cube", "Cube"),
             ("cube_autodiff", "Cube, Autodiff"),
             (
                 "cube_autodiff_cfg",
+                "Cube, Autodiff: cfg(feature = \"autodiff\")"
+            ),
+            (
+                "cube_autodiff_cfg_on",
                 "Cube, Autodiff: cfg(feature = \"autodiff\")"
             ),
         ]
@@ -438,6 +561,8 @@ mod explanations_from_facts {
                 autodiff_context: context,
             }),
             training_step: None,
+            stage: None,
+            backend: None,
         }
     }
 
@@ -457,7 +582,8 @@ mod explanations_from_facts {
         assert_eq!(
             kind,
             PanicKind::BackendHasNoArm {
-                backend: "Flex".to_owned()
+                backend: "Flex".to_owned(),
+                wrapped: false,
             }
         );
         assert!(
@@ -486,6 +612,44 @@ mod explanations_from_facts {
                 backend: "Flex".to_owned(),
                 cfg_off: true
             }
+        );
+    }
+
+    /// A wrapped Flex tensor and a declaration without Flex: the missing arm is Flex's, even
+    /// though the declaration lists Autodiff (the message is the same as for a missing autodiff
+    /// arm).
+    #[test]
+    fn a_backend_the_declaration_does_not_list_is_named_first() {
+        let message = "not implemented: Backend not supported for custom op `scale`";
+        let kind = PanicKind::of(
+            &report(message, "Flex", true, true),
+            Declaration::CubeAutodiff,
+        );
+        assert_eq!(
+            kind,
+            PanicKind::BackendHasNoArm {
+                backend: "Flex".to_owned(),
+                wrapped: true
+            }
+        );
+        assert!(kind.meaning().contains("does not list Flex"));
+    }
+
+    /// `require_grad()` is recognised by the step the run recorded, not by its message.
+    #[test]
+    fn the_require_grad_panic_is_read_from_the_recorded_step() {
+        use burn_extension_playground::model::outcome::Stage;
+        let mut marking = report("any message at all", "Cube", false, false);
+        marking.routing_tensor = None;
+        marking.stage = Some(Stage::RequireGrad);
+        assert_eq!(
+            PanicKind::of(&marking, Declaration::CubeFlex),
+            PanicKind::RequireGradOutsideAutodiff
+        );
+        marking.stage = Some(Stage::Forward);
+        assert_eq!(
+            PanicKind::of(&marking, Declaration::CubeFlex),
+            PanicKind::Other
         );
     }
 

@@ -103,3 +103,62 @@ fn unreachable_cards_say_so() {
         ["operation-not-marked", "autodiff-context-invariant"]
     );
 }
+
+/// Each card shows the lines the engine runs for it: cut from the engine's own source, between
+/// markers, so they cannot be a second copy (here: they are found, whole, in that source).
+#[test]
+fn each_snippet_is_the_engines_code() {
+    use burn_extension_playground::teach::gallery::snippet;
+    let source = include_str!("../src/engine/gallery.rs");
+    let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for case in GalleryCase::ALL {
+        let shown = snippet(case);
+        assert!(shown.lines().count() >= 2, "{case:?}: {shown:?}");
+        assert!(
+            !shown.contains("// "),
+            "{case:?}: a marker leaked in: {shown:?}"
+        );
+        assert!(squeeze(source).contains(&squeeze(&shown)), "{case:?}");
+    }
+}
+
+/// The autodiff-check card cites routing.rs:1126 of burn-backend-extension 0.22.1: that line of
+/// the registry's source is the template's refusal.
+#[test]
+fn the_cited_line_is_the_autodiff_check() {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cargo")
+        });
+    let registry = home.join("registry/src");
+    let line = std::fs::read_dir(&registry)
+        .expect("the cargo registry")
+        .filter_map(|index| {
+            std::fs::read_to_string(
+                index
+                    .ok()?
+                    .path()
+                    .join("burn-backend-extension-0.22.1/src/routing.rs"),
+            )
+            .ok()
+        })
+        .next()
+        .expect("burn-backend-extension 0.22.1 in the registry")
+        .lines()
+        .nth(1125)
+        .map(str::to_owned)
+        .unwrap_or_default();
+    assert!(
+        line.contains("Autodiff not supported for custom op"),
+        "{line}"
+    );
+    let card = CARDS
+        .iter()
+        .find(|card| card.id == "autodiff-not-supported")
+        .unwrap();
+    assert!(
+        card.explanation
+            .contains("routing.rs:1126 of burn-backend-extension 0.22.1")
+    );
+}

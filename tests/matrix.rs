@@ -27,15 +27,18 @@ use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
 use burn_extension_playground::teach::expanded;
-use burn_extension_playground::teach::explain::PanicKind;
-use burn_extension_playground::teach::form::{autodiff_name, backend_name, fix_name};
-use burn_extension_playground::teach::input::parse_args;
+use burn_extension_playground::teach::explain::{FixContext, PanicKind, fixes};
+use burn_extension_playground::teach::export::{CallSite, input_code};
+use burn_extension_playground::teach::form::{Form, autodiff_name, backend_name, fix_name};
 use burn_extension_playground::teach::present::{
     panic_location_text, route_title, shape_text, values_text,
 };
 use burn_extension_playground::teach::route_view::{Highlight, Observed, locate};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde::{Deserialize, Serialize};
+
+#[path = "claims/mod.rs"]
+mod claims;
 
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
@@ -99,16 +102,23 @@ impl Cell {
         )
     }
 
-    fn scenario(&self) -> Scenario {
+    /// The page's form set to this cell, its fields holding the matrix inputs as typed.
+    fn form(&self) -> Form {
         let (tensor, param) = input_texts(self.op);
-        Scenario {
-            args: parse_args(self.op, tensor, param).expect("the matrix inputs parse"),
-            declaration: self.declaration,
-            grad_context: self.grad_context,
-            require_grad: self.require_grad,
-            fix: self.fix,
-            backend: self.backend,
-        }
+        let mut form = Form::default();
+        form.op = self.op;
+        form.texts_mut().tensor = tensor.to_owned();
+        form.texts_mut().param = param.to_owned();
+        form.declaration = self.declaration;
+        form.grad_context = self.grad_context;
+        form.require_grad = self.require_grad;
+        form.fix = self.fix;
+        form.backend = self.backend;
+        form
+    }
+
+    fn scenario(&self) -> Scenario {
+        self.form().scenario().expect("the matrix inputs parse")
     }
 }
 
@@ -186,13 +196,14 @@ fn expected(cell: &Cell) -> Expected {
         // by the fallback of its context match when the selector's cfg compiled the enabled arm
         // out.
         (AutodiffDeclared::Absent | AutodiffDeclared::CfgOff, false) => autodiff_not_supported,
-        (AutodiffDeclared::Listed, true) => Expected::Runs {
+        // Listed plainly, or behind a cfg whose feature is on (the crate `autodiff-feature-on`).
+        (AutodiffDeclared::Listed | AutodiffDeclared::CfgOn, true) => Expected::Runs {
             route: Route::AutodiffImpl,
             gradient: cell.require_grad,
         },
         // Ints have no float input, so the autodiff impl is not needed: the concrete result is
         // re-wrapped in the enabled context.
-        (AutodiffDeclared::Listed, false) => Expected::Runs {
+        (AutodiffDeclared::Listed | AutodiffDeclared::CfgOn, false) => Expected::Runs {
             route: Route::ConcreteInAutodiffContext,
             gradient: false,
         },
@@ -331,7 +342,7 @@ fn highlight_spec(cell: &Cell, observed: Option<Observed>) -> Option<HighlightSp
             // otherwise the whole backend arm.
             arm_starts: match cell.declaration.autodiff() {
                 AutodiffDeclared::Absent => backend_arm?,
-                AutodiffDeclared::Listed | AutodiffDeclared::CfgOff => {
+                AutodiffDeclared::Listed | AutodiffDeclared::CfgOff | AutodiffDeclared::CfgOn => {
                     "(_, __ad_ctx) =>".to_owned()
                 }
             },
@@ -416,9 +427,32 @@ fn highlight_of(
     Some((source, observed, highlight))
 }
 
+/// Runs by scenario, shared by the cells and the claims check (a fix's run is another cell's).
+fn run(scenario: &Scenario) -> Outcome {
+    static RUNS: OnceLock<Mutex<BTreeMap<String, Outcome>>> = OnceLock::new();
+    let key = format!("{scenario:?}");
+    let runs = RUNS.get_or_init(Mutex::default);
+    if let Some(outcome) = runs.lock().unwrap().get(&key) {
+        return outcome.clone();
+    }
+    let outcome = pollster::block_on(engine().run(scenario));
+    runs.lock().unwrap().insert(key, outcome.clone());
+    outcome
+}
+
+/// A cell's golden row, from its (cached) run, without the cell's checks.
+fn row_of(cell: &Cell) -> GoldenRow {
+    let scenario = cell.scenario();
+    let outcome = run(&scenario);
+    let source = expanded::source(cell.op, cell.declaration).unwrap_or("");
+    let highlight = observed(&outcome)
+        .and_then(|observed| locate(source, cell.declaration, cell.backend, observed));
+    GoldenRow::of(cell, &scenario, &outcome, source, highlight.as_ref())
+}
+
 fn check(cell: Cell) -> Result<GoldenRow, Failed> {
     let scenario = cell.scenario();
-    let outcome = pollster::block_on(engine().run(&scenario));
+    let outcome = run(&scenario);
     let (source, observed, highlight) =
         highlight_of(&cell, &outcome).ok_or("no shipped expansion")?;
     check_highlight(&cell, source, observed, highlight.as_ref())?;
@@ -454,6 +488,7 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
             return Err(format!("expected {expected:?}, got {outcome:?}").into());
         }
     }
+    claims::check_single(&cell.form(), &scenario, &outcome, &run)?;
     Ok(GoldenRow::of(
         &cell,
         &scenario,
@@ -475,12 +510,24 @@ fn check_routing_panic(cell: &Cell, message: &str, report: &PanicReport) -> Resu
         .location
         .as_ref()
         .ok_or("the panic has no location")?;
-    // The generated code reports where the op's trait is stamped from the catalog.
-    ensure_eq(
-        "panic location file",
-        &location.file,
-        &format!("src/ops/{}/mod.rs", cell.op.name()),
-    )?;
+    // The generated code reports where the op's trait is stamped: from the catalog here, or by
+    // the feature-on crate's `declare!` for the lines built with the feature on.
+    let (file, stamp) = if cell.declaration.autodiff() == AutodiffDeclared::CfgOn {
+        (
+            "crates/autodiff-feature-on/src/lib.rs".to_owned(),
+            format!(
+                "declare!({}, [{}]);",
+                cell.declaration.module(),
+                cell.declaration.selectors()
+            ),
+        )
+    } else {
+        (
+            format!("src/ops/{}/mod.rs", cell.op.name()),
+            "declaration_catalog!(stamp_declarations! {".to_owned(),
+        )
+    };
+    ensure_eq("panic location file", &location.file, &file)?;
     let source = std::fs::read_to_string(manifest_dir().join(&location.file))
         .map_err(|error| format!("reading {}: {error}", location.file))?;
     let line = source
@@ -490,7 +537,7 @@ fn check_routing_panic(cell: &Cell, message: &str, report: &PanicReport) -> Resu
     ensure_eq(
         "source at the panic location",
         &line.trim(),
-        &"declaration_catalog!(stamp_declarations! {",
+        &stamp.as_str(),
     )
 }
 
@@ -599,6 +646,9 @@ struct GoldenRow {
     panic_location: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     panic_meaning: Option<String>,
+    /// The fixes offered for a panic (with WebGPU available), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<GoldenFix>,
     /// The highlighted deciding lines of the generated routing, trimmed.
     highlight_focus: Vec<String>,
     /// The first line of the highlighted arm, trimmed.
@@ -631,6 +681,7 @@ impl GoldenRow {
             panic_message: None,
             panic_location: None,
             panic_meaning: None,
+            fixes: Vec::new(),
             highlight_focus: highlight
                 .map(|highlight| {
                     highlight
@@ -664,16 +715,40 @@ impl GoldenRow {
                 row.outcome = "panicked".to_owned();
                 row.panic_message = Some(report.message.clone());
                 row.panic_location = report.location.as_ref().map(panic_location_text);
-                row.panic_meaning = Some(
-                    PanicKind::of(report, scenario.declaration)
-                        .meaning()
-                        .to_owned(),
-                );
+                let kind = PanicKind::of(report, scenario.declaration);
+                row.panic_meaning = Some(kind.meaning());
+                let context = FixContext {
+                    op: cell.op,
+                    declaration: cell.declaration,
+                    site: CallSite::single_run(&scenario.args),
+                    fix: cell.fix,
+                    input: input_code(&scenario.args),
+                    backend: cell.backend,
+                    gpu_available: true,
+                };
+                row.fixes = fixes(&kind, &context)
+                    .into_iter()
+                    .map(|offer| GoldenFix {
+                        label: offer.label.to_owned(),
+                        action: format!("{:?}", offer.action),
+                        before: offer.before,
+                        after: offer.after,
+                    })
+                    .collect();
             }
             Outcome::Failed(reason) => row.outcome = format!("failed: {reason}"),
         }
         row
     }
+}
+
+/// A fix as the page offers it: its button, what the button does, and its code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GoldenFix {
+    label: String,
+    action: String,
+    before: String,
+    after: String,
 }
 
 /// The committed table: inputs, then one row per cell, keyed by the cell's name.
@@ -842,6 +917,54 @@ fn mutation_trials() -> Vec<Trial> {
         .collect()
 }
 
+/// Fix descriptions the page used to show, on the runs they were shown for: each must fail the
+/// claims check.
+fn old_fix_descriptions_fail() -> Result<(), Failed> {
+    let cases = [
+        // "Run under no-grad" for `[Cube, Autodiff]` on the CPU: the fixed run still panics.
+        (
+            Cell {
+                op: OpKind::Scale,
+                declaration: Declaration::CubeAutodiff,
+                grad_context: true,
+                require_grad: true,
+                fix: Fix::None,
+                backend: BackendChoice::Cpu,
+            },
+            Fix::Detach,
+            Declaration::CubeAutodiff,
+            "Call the op on x.without_autodiff(): it runs on the concrete backend, but no gradient reaches x.",
+        ),
+        // "Declare Autodiff … gradients flow" for the int op: the impl is never called.
+        (
+            Cell {
+                op: OpKind::ShiftIds,
+                declaration: Declaration::CubeFlex,
+                grad_context: true,
+                require_grad: false,
+                fix: Fix::None,
+                backend: BackendChoice::Gpu,
+            },
+            Fix::None,
+            Declaration::CubeFlexAutodiff,
+            "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, and gradients flow.",
+        ),
+    ];
+    for (cell, fix, declaration, description) in cases {
+        let fixed = Cell {
+            fix,
+            declaration,
+            ..cell
+        };
+        let scenario = fixed.scenario();
+        let run = claims::FixedRun::Single(scenario.clone(), run(&scenario));
+        if claims::check_fix_description(description, cell.op, &run).is_ok() {
+            return Err(format!("passed: {description}").into());
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     // Fail loudly, once, if there is no GPU adapter rather than once per GPU cell.
@@ -893,6 +1016,61 @@ fn main() {
         },
     ));
     trials.extend(mutation_trials());
+    trials.push(Trial::test(
+        "the_claims_check_fails_the_old_fix_descriptions",
+        old_fix_descriptions_fail,
+    ));
+    let all = cells.clone();
+    trials.push(Trial::test(
+        "with_the_feature_on_every_cell_does_what_listing_autodiff_does",
+        move || {
+            // Every row of a feature-on line equals its plainly listed twin's, but for the
+            // declaration, the panic's location and the code highlighted (a different template:
+            // tests/expansion.rs).
+            let comparable = |row: GoldenRow| GoldenRow {
+                declares_autodiff: String::new(),
+                panic_location: None,
+                highlight_focus: Vec::new(),
+                highlight_arm: None,
+                fixes: Vec::new(),
+                ..row
+            };
+            for cell in all
+                .iter()
+                .filter(|cell| cell.declaration.autodiff() == AutodiffDeclared::CfgOn)
+            {
+                let twin = Cell {
+                    declaration: cell
+                        .declaration
+                        .with_autodiff(AutodiffDeclared::Listed)
+                        .ok_or("no listed twin")?,
+                    ..*cell
+                };
+                ensure_eq(
+                    &cell.name(),
+                    &comparable(row_of(cell)),
+                    &comparable(row_of(&twin)),
+                )?;
+            }
+            Ok(())
+        },
+    ));
+    let all = cells.clone();
+    trials.push(Trial::test(
+        "only_int_routing_tensors_meet_the_autodiff_not_supported_check",
+        move || {
+            // What the panic card's surprise note says of burn 0.22.1, over every cell.
+            for cell in &all {
+                if let Outcome::Panicked(report) = run(&cell.scenario())
+                    && report.message.contains("Autodiff not supported")
+                    && !cell.op.takes_int_input()
+                {
+                    return Err(format!("{} raised it", cell.name()).into());
+                }
+            }
+            Ok(())
+        },
+    ));
     let cell_count = cells.len();
     let conclusion = libtest_mimic::run(&args, trials);
     // Only a full run writes the table: a filtered one would drop the other cells' rows.

@@ -4,23 +4,34 @@
 //! Each cell asserts what a training loop meets ([`expected`]): the exact panic text at step 1
 //! when the op cannot run in an autodiff context; with `Autodiff` declared, a loss curve equal to
 //! the builtin model's at every recorded step (the proof that the op's backward is right); under
-//! the no-grad fix, which parameters got no gradient (read from the gradients) and a curve that
-//! falls behind the builtin one; with the builtin fix, the builtin curve itself. And the loss at
-//! chosen steps equals the committed golden table, `tests/golden/training.json`
+//! the no-grad fix, which parameters got no gradient (read from the gradients) and kept their
+//! values (read back), and a curve that falls behind the builtin one; with the builtin fix, the
+//! builtin curve itself. In every trained cell the implementations that ran in step 1 and the
+//! routing tensor are the ones the cell's declaration and fix call for ([`expected_trace`]), so a
+//! custom path that quietly called builtin ops fails (the mutation trials show it). And the loss
+//! at chosen steps equals the committed golden table, `tests/golden/training.json`
 //! (`UPDATE_GOLDEN=1 cargo test --test training` rewrites it).
+//!
+//! Every sentence the page says about a trained cell is checked against the run too
+//! (`tests/claims/`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use burn_extension_playground::engine::Engine;
+use burn_extension_playground::model::outcome::{ImplCall, Phase, RoutingTensor};
 use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind,
 };
 use burn_extension_playground::model::training::{
-    LossPoint, OptimizerChoice, TrainEnd, TrainOutcome, TrainRequest, TrainSettings,
+    LossPoint, OptimizerChoice, TrainEnd, TrainOutcome, TrainReport, TrainRequest, TrainSettings,
 };
 use burn_extension_playground::teach::form::{autodiff_name, backend_name, fix_name};
+use burn_extension_playground::teach::present::impl_text;
+
+#[path = "claims/mod.rs"]
+mod claims;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +40,20 @@ const STEPS: u32 = 20;
 const GOLDEN_STEPS: [u32; 3] = [1, 10, 20];
 /// The custom model with `Autodiff` declared must follow the builtin one this closely.
 const CURVE_TOLERANCE: f32 = 1e-5;
+
+/// Training runs by request, shared by the cells and the claims check (a fix's run is often
+/// another cell's).
+fn trained(request: &TrainRequest) -> TrainOutcome {
+    static RUNS: OnceLock<Mutex<BTreeMap<String, TrainOutcome>>> = OnceLock::new();
+    let key = format!("{request:?}");
+    let runs = RUNS.get_or_init(Mutex::default);
+    if let Some(outcome) = runs.lock().unwrap().get(&key) {
+        return outcome.clone();
+    }
+    let outcome = pollster::block_on(engine().train(request, &mut |_| {}, &|| false));
+    runs.lock().unwrap().insert(key, outcome.clone());
+    outcome
+}
 
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
@@ -123,7 +148,7 @@ fn expected(cell: &Cell) -> Expected {
         };
     }
     match (cell.declaration.autodiff(), cell.op) {
-        (AutodiffDeclared::Listed, _) => Expected::TrainsLikeBuiltin,
+        (AutodiffDeclared::Listed | AutodiffDeclared::CfgOn, _) => Expected::TrainsLikeBuiltin,
         (_, OpKind::ShiftIds) => Expected::PanicsAtStepOne(format!(
             "not implemented: Autodiff not supported for custom op `{op}`"
         )),
@@ -144,6 +169,101 @@ struct GoldenRow {
     /// Parameters that got no gradient at step 1.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     frozen: Vec<String>,
+    /// Parameters whose values after the last step are those before step 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unchanged: Vec<String>,
+    /// The implementations that ran in step 1, as the page lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    impls: Vec<String>,
+}
+
+/// The implementations that must run in step 1 of a trained cell, and the routing tensor the
+/// op's call must hand the generated routing: the op's `Autodiff<B, C>` impl where `Autodiff`
+/// is declared (scale's wraps its kernel, and its `Backward` runs the kernel again), the
+/// concrete impl on a detached input or an int routing tensor, nothing with the builtin fix.
+fn expected_trace(cell: &Cell) -> (Vec<ImplCall>, Option<RoutingTensor>) {
+    let op = cell.op.name();
+    let concrete = match cell.backend {
+        BackendChoice::Gpu => "CubeBackend",
+        BackendChoice::Cpu => "Flex",
+    };
+    let call = |phase, implementor: &str| ImplCall {
+        op: op.to_owned(),
+        phase,
+        implementor: implementor.to_owned(),
+    };
+    let routing = |wrapped, context| {
+        Some(RoutingTensor {
+            backend: cell.backend.selector().to_owned(),
+            autodiff_wrapped: wrapped,
+            autodiff_context: context,
+        })
+    };
+    let autodiff = format!("Autodiff<{concrete}>");
+    match (cell.fix, cell.op) {
+        (Fix::Builtin, _) => (vec![], None),
+        (Fix::Detach, _) => (vec![call(Phase::Forward, concrete)], routing(false, false)),
+        (Fix::None, OpKind::Scale) => (
+            vec![
+                call(Phase::Forward, &autodiff),
+                call(Phase::Forward, concrete),
+                call(Phase::Backward, concrete),
+            ],
+            routing(true, true),
+        ),
+        (Fix::None, OpKind::LeakyRelu) => {
+            (vec![call(Phase::Forward, &autodiff)], routing(true, true))
+        }
+        (Fix::None, OpKind::ShiftIds) => {
+            (vec![call(Phase::Forward, concrete)], routing(false, true))
+        }
+    }
+}
+
+/// What a trained cell's report must show beyond its losses: the implementations and routing
+/// tensor of step 1, whether builtin ops stood in, the backend, and for each parameter that a
+/// gradient reached it ⇔ its values changed.
+fn check_trace(cell: &Cell, report: &TrainReport) -> Result<(), Failed> {
+    let (impls, routing_tensor) = expected_trace(cell);
+    ensure(
+        report.impls == impls,
+        format!(
+            "implementations in step 1: {:?}, expected {impls:?}",
+            report.impls
+        ),
+    )?;
+    ensure(
+        report.routing_tensor == routing_tensor,
+        format!(
+            "routing tensor {:?}, expected {routing_tensor:?}",
+            report.routing_tensor
+        ),
+    )?;
+    ensure(
+        report.builtin_ran == (cell.fix == Fix::Builtin),
+        format!("builtin ops ran in the custom step: {}", report.builtin_ran),
+    )?;
+    ensure(
+        report.backend == cell.backend,
+        format!("backend {:?}", report.backend),
+    )?;
+    ensure(!report.params.is_empty(), "no parameter report")?;
+    for param in &report.params {
+        ensure(
+            param.has_gradient != param.unchanged(),
+            format!(
+                "{}: gradient {}, values {}",
+                param.name,
+                param.has_gradient,
+                if param.unchanged() {
+                    "unchanged"
+                } else {
+                    "changed"
+                }
+            ),
+        )?;
+    }
+    Ok(())
 }
 
 fn check(cell: Cell) -> Result<GoldenRow, Failed> {
@@ -159,6 +279,8 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
         outcome: String::new(),
         losses: BTreeMap::new(),
         frozen: Vec::new(),
+        unchanged: Vec::new(),
+        impls: Vec::new(),
     };
     match (expected(&cell), outcome) {
         (Expected::PanicsAtStepOne(message), TrainOutcome::Panicked { step, report }) => {
@@ -168,6 +290,11 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
                 format!("panic message {:?}, expected {message:?}", report.message),
             )?;
             ensure(streamed.is_empty(), "losses streamed before the panic")?;
+            ensure(
+                report.backend == Some(cell.backend),
+                format!("the panic's backend {:?}", report.backend),
+            )?;
+            claims::check_training_panic(&cell.request(), &report, &trained)?;
             row.outcome = format!("panicked at step {step}: {}", report.message);
         }
         (expected, TrainOutcome::Trained(report))
@@ -199,12 +326,12 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
                 "the builtin model did not learn",
             )?;
             let frozen: Vec<String> = report
-                .gradients
+                .params
                 .iter()
                 .filter(|param| !param.has_gradient)
                 .map(|param| param.name.clone())
                 .collect();
-            ensure(!report.gradients.is_empty(), "no gradient report")?;
+            check_trace(&cell, &report)?;
             match expected {
                 Expected::TrainsLikeBuiltin => {
                     ensure(frozen.is_empty(), format!("frozen parameters {frozen:?}"))?;
@@ -233,8 +360,16 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
                 }
                 Expected::PanicsAtStepOne(_) => unreachable!(),
             }
+            claims::check_training(&cell.request(), &report)?;
             row.outcome = "trained".to_owned();
             row.frozen = frozen;
+            row.unchanged = report
+                .params
+                .iter()
+                .filter(|param| param.unchanged())
+                .map(|param| param.name.clone())
+                .collect();
+            row.impls = report.impls.iter().map(impl_text).collect();
             for point in report
                 .curve
                 .iter()
@@ -326,6 +461,66 @@ fn stops() -> Result<(), Failed> {
     }
 }
 
+/// A custom path that quietly calls builtin ops: the run of the builtin fix, checked as if it
+/// were the op declared with `Autodiff` and called as is. Its curve equals the builtin one, as
+/// that cell's must, so only the implementations and routing tensor can tell; they must.
+fn mutation_trials() -> Vec<Trial> {
+    OpKind::ALL
+        .into_iter()
+        .map(|op| {
+            Trial::test(
+                format!(
+                    "a_custom_path_calling_builtin_ops_fails_the_trace_check::{}",
+                    op.name()
+                ),
+                move || {
+                    let honest = Cell {
+                        op,
+                        declaration: Declaration::WITH_AUTODIFF,
+                        fix: Fix::None,
+                        backend: BackendChoice::Cpu,
+                    };
+                    let builtin = Cell {
+                        fix: Fix::Builtin,
+                        ..honest
+                    };
+                    let TrainOutcome::Trained(report) = pollster::block_on(engine().train(
+                        &builtin.request(),
+                        &mut |_| {},
+                        &|| false,
+                    )) else {
+                        return Err("the builtin fix did not train".into());
+                    };
+                    check_trace(&builtin, &report)?;
+                    match check_trace(&honest, &report) {
+                        Ok(()) => Err("a builtin run passed as the custom op's".into()),
+                        Err(_) => Ok(()),
+                    }
+                },
+            )
+        })
+        .collect()
+}
+
+/// The claims check fails the sentence the page used to say of the no-grad fix, on the run it
+/// was said of (the custom loss there falls, 2.39 → 0.188).
+fn the_old_frozen_sentence_fails() -> Result<(), Failed> {
+    let cell = Cell {
+        op: OpKind::LeakyRelu,
+        declaration: Declaration::WITHOUT_AUTODIFF,
+        fix: Fix::Detach,
+        backend: BackendChoice::Gpu,
+    };
+    let TrainOutcome::Trained(report) = trained(&cell.request()) else {
+        return Err("the no-grad fix did not train".into());
+    };
+    let old = "No gradient reached hidden.weight, hidden.bias: frozen, they keep their starting values, so the custom model's loss stops falling where the builtin one's goes on.";
+    match claims::check_params_sentence(old, &report) {
+        Ok(()) => Err("the old sentence passed".into()),
+        Err(_) => Ok(()),
+    }
+}
+
 fn ensure(condition: bool, message: impl Into<String>) -> Result<(), Failed> {
     if condition {
         Ok(())
@@ -382,6 +577,11 @@ fn main() {
     trials.push(Trial::test(
         "a_stop_ends_the_run_after_the_current_step",
         stops,
+    ));
+    trials.extend(mutation_trials());
+    trials.push(Trial::test(
+        "the_claims_check_fails_the_old_no_grad_sentence",
+        the_old_frozen_sentence_fails,
     ));
     let conclusion = libtest_mimic::run(&args, trials);
     // Only a full run writes the table: a filtered one would drop the other cells' rows.

@@ -849,6 +849,8 @@ mod tests {
             impls: vec![],
             routing_tensor: None,
             training_step: None,
+            stage: None,
+            backend: None,
         }
     }
 

@@ -1,14 +1,17 @@
-//! Runs the gallery's burn snippets ([`GalleryCase`]) exactly as their code shows them.
+//! Runs the gallery's burn snippets ([`GalleryCase`]). The code between each `// case:` and
+//! `// end case` line below is what the snippet's card shows (`teach::gallery` cuts it out of
+//! this file), so the page shows exactly the code that runs: `gpu` is the WebGPU device, `cpu`
+//! is `Device::flex()`.
 
 use burn::backend::{Dispatch, ops::FloatTensorOps};
-use burn::tensor::{Device, Tensor, Transaction};
+use burn::tensor::{Device, Tensor, TensorData, Transaction};
 
 use super::{Engine, panic_capture};
 use crate::model::gallery_case::GalleryCase;
 use crate::model::outcome::CaseOutcome;
 
 impl Engine {
-    /// Runs `case` with `gpu` the GPU device and `cpu` the CPU device.
+    /// Runs `case` with the GPU device and the CPU device.
     pub async fn run_case(&self, case: GalleryCase) -> CaseOutcome {
         let Ok(gpu) = &self.gpu else {
             return CaseOutcome::Unavailable(
@@ -16,46 +19,77 @@ impl Engine {
                     .to_owned(),
             );
         };
-        match panic_capture::catching_async(run(case, &gpu.device, &self.cpu)).await {
+        let (gpu, cpu) = (gpu.device.clone(), self.cpu.clone());
+        match panic_capture::catching_async(run(case, gpu, cpu)).await {
             Ok(description) => CaseOutcome::Completed(description),
             Err(report) => CaseOutcome::Panicked(report),
         }
     }
 }
 
-fn floats(value: f32, device: &Device) -> Tensor<1> {
-    Tensor::from_floats([value], device)
+/// What a transaction that did not panic read.
+fn read(result: Result<Vec<TensorData>, burn::tensor::ExecutionError>) -> String {
+    match result {
+        Ok(data) => format!("The snippet ran: read {} tensors.", data.len()),
+        Err(error) => format!("The transaction failed without a panic: {error:?}"),
+    }
 }
 
-async fn run(case: GalleryCase, gpu: &Device, cpu: &Device) -> String {
-    let gpu_autodiff = gpu.clone().autodiff();
-    let cpu_autodiff = cpu.clone().autodiff();
-    let (a, b) = match case {
+async fn run(case: GalleryCase, gpu: Device, cpu: Device) -> String {
+    match case {
         GalleryCase::CatAcrossBackends => {
-            let joined = Tensor::cat(vec![floats(1.0, gpu), floats(2.0, cpu)], 0);
-            return format!("The snippet ran: shape {:?}.", joined.dims());
+            // case: CatAcrossBackends
+            let a = Tensor::<1>::from_floats([1.0], &gpu);
+            let b = Tensor::<1>::from_floats([2.0], &cpu);
+            let joined = Tensor::cat(vec![a, b], 0);
+            // end case
+            format!("The snippet ran: shape {:?}.", joined.dims())
         }
         GalleryCase::BackendMoveOutOfAutodiff => {
-            let x = floats(1.0, &gpu_autodiff);
+            // case: BackendMoveOutOfAutodiff
+            let x = Tensor::<1>::from_floats([1.0], &gpu.autodiff());
             let moved = <Dispatch as FloatTensorOps<Dispatch>>::float_to_device(
                 x.into_dispatch(),
                 cpu.as_dispatch(),
             );
-            return format!("The snippet ran: moved to {:?}.", moved.kind);
+            // end case
+            format!("The snippet ran: moved to {:?}.", moved.kind)
         }
-        GalleryCase::TransactionAcrossBackends => (floats(1.0, gpu), floats(2.0, cpu)),
+        GalleryCase::TransactionAcrossBackends => {
+            // case: TransactionAcrossBackends
+            let a = Tensor::<1>::from_floats([1.0], &gpu);
+            let b = Tensor::<1>::from_floats([2.0], &cpu);
+            let result = Transaction::default()
+                .register(a)
+                .register(b)
+                .execute_async()
+                .await;
+            // end case
+            read(result)
+        }
         GalleryCase::TransactionAutodiffAcrossBackends => {
-            (floats(1.0, &gpu_autodiff), floats(2.0, &cpu_autodiff))
+            // case: TransactionAutodiffAcrossBackends
+            let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());
+            let b = Tensor::<1>::from_floats([2.0], &cpu.autodiff());
+            let result = Transaction::default()
+                .register(a)
+                .register(b)
+                .execute_async()
+                .await;
+            // end case
+            read(result)
         }
-        GalleryCase::TransactionAutodiffThenPlain => (floats(1.0, &gpu_autodiff), floats(2.0, gpu)),
-    };
-    match Transaction::default()
-        .register(a)
-        .register(b)
-        .execute_async()
-        .await
-    {
-        Ok(data) => format!("The snippet ran: read {} tensors.", data.len()),
-        Err(error) => format!("The transaction failed without a panic: {error:?}"),
+        GalleryCase::TransactionAutodiffThenPlain => {
+            // case: TransactionAutodiffThenPlain
+            let a = Tensor::<1>::from_floats([1.0], &gpu.clone().autodiff());
+            let b = Tensor::<1>::from_floats([2.0], &gpu);
+            let result = Transaction::default()
+                .register(a)
+                .register(b)
+                .execute_async()
+                .await;
+            // end case
+            read(result)
+        }
     }
 }

@@ -62,13 +62,7 @@ fn report_of(info: &PanicHookInfo<'_>) -> PanicReport {
         line: location.line(),
         column: location.column(),
     });
-    PanicReport {
-        message,
-        location,
-        impls: Vec::new(),
-        routing_tensor: None,
-        training_step: None,
-    }
+    PanicReport::new(message, location)
 }
 
 /// Runs `f`, returning the panic it raised as the hook recorded it.
@@ -80,12 +74,8 @@ pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
     CAPTURING.with(|capturing| capturing.set(was_capturing));
     result.map_err(|_| {
         LAST.with(|last| last.borrow_mut().take())
-            .unwrap_or_else(|| PanicReport {
-                message: "panic not seen by the panic hook".to_owned(),
-                location: None,
-                impls: Vec::new(),
-                routing_tensor: None,
-                training_step: None,
+            .unwrap_or_else(|| {
+                PanicReport::new("panic not seen by the panic hook".to_owned(), None)
             })
     })
 }

@@ -5,7 +5,7 @@ use web_time::Instant;
 
 use super::panic_capture;
 use crate::model::outcome::{
-    Completed, InputFacts, Outcome, Phase, Route, RunTimings, TensorView, Values,
+    Completed, InputFacts, Outcome, Phase, Route, RunTimings, Stage, TensorView, Values,
 };
 use crate::model::scenario::{Declaration, Fix, FloatInput, IntInput, OpArgs, Scenario};
 use crate::ops::trace::{self, Trace};
@@ -105,15 +105,13 @@ pub(super) async fn run(
     reference_device: &Device,
 ) -> Outcome {
     let started = Instant::now();
-    trace::take();
+    trace::begin(scenario.backend);
     let staged = panic_capture::catching(|| stage(scenario, device, reference_device));
     let staged = match staged {
         Ok(Ok(staged)) => staged,
         Ok(Err(reason)) => return Outcome::Failed(reason),
         Err(mut report) => {
-            let trace = trace::take();
-            report.impls = trace.impls;
-            report.routing_tensor = trace.routing_tensor;
+            trace::take().complete(&mut report);
             return Outcome::Panicked(report);
         }
     };
@@ -132,6 +130,7 @@ pub(super) async fn run(
     } = staged;
     // Each list is read in one transaction and comes back in order: the value, then its gradient.
     let reading = Instant::now();
+    trace::enter(Stage::ReadBack);
     let reads = async {
         let mut ran = read_together([Some(output), gradient].into_iter().flatten().collect())
             .await?
@@ -153,11 +152,16 @@ pub(super) async fn run(
             Ok(Ok(read)) => read,
             Ok(Err(reason)) => return Outcome::Failed(reason),
             Err(mut report) => {
-                report.impls = trace.impls;
-                report.routing_tensor = trace.routing_tensor;
+                Trace {
+                    stage: Some(Stage::ReadBack),
+                    backend: Some(scenario.backend),
+                    ..trace
+                }
+                .complete(&mut report);
                 return Outcome::Panicked(report);
             }
         };
+    trace::take();
     let read_ms = milliseconds_since(reading);
     let comparing = Instant::now();
     let output_difference = output.values.max_abs_difference(&reference.values);
@@ -298,14 +302,17 @@ fn stage_float<const D: usize>(
     op: FloatOp<D>,
 ) -> Staged {
     let calling = Instant::now();
+    trace::enter(Stage::CreateInput);
     let mut x = float_tensor::<D>(input, device);
     if scenario.require_grad {
+        trace::enter(Stage::RequireGrad);
         x = x.require_grad();
     }
     let input_facts = InputFacts {
         autodiff: x.is_autodiff(),
         require_grad: x.is_require_grad(),
     };
+    trace::enter(Stage::Forward);
     let output = match scenario.fix {
         Fix::None => (op.custom)(scenario.declaration, x.clone(), param),
         Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param),
@@ -314,9 +321,8 @@ fn stage_float<const D: usize>(
     let output_autodiff = output.is_autodiff();
     let output_tracked = output.is_tracked();
     let gradient = output_tracked.then(|| {
-        trace::set_phase(Phase::Backward);
+        trace::enter(Stage::Backward);
         let grads = output.clone().sum().backward();
-        trace::set_phase(Phase::Forward);
         x.grad(&grads)
     });
     let gradient = gradient.flatten();
@@ -325,6 +331,7 @@ fn stage_float<const D: usize>(
 
     // The reference gets a gradient exactly when the custom call produced one.
     let referencing = Instant::now();
+    trace::enter(Stage::Reference);
     let (reference, reference_gradient) = if gradient.is_some() {
         let x = float_tensor::<D>(input, &reference_device.clone().autodiff()).require_grad();
         let reference = (op.builtin)(x.clone(), param);
@@ -366,11 +373,13 @@ fn stage_shift_ids<const D: usize>(
     offset: i32,
 ) -> Staged {
     let calling = Instant::now();
+    trace::enter(Stage::CreateInput);
     let ids = int_tensor::<D>(ids_input, device);
     let input = InputFacts {
         autodiff: ids.is_autodiff(),
         require_grad: false,
     };
+    trace::enter(Stage::Forward);
     let output = match scenario.fix {
         Fix::None => shift_ids::call(scenario.declaration, ids, offset),
         Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset),
@@ -380,6 +389,7 @@ fn stage_shift_ids<const D: usize>(
     let trace = trace::take();
     let call_ms = milliseconds_since(calling);
     let referencing = Instant::now();
+    trace::enter(Stage::Reference);
     let reference = shift_ids::reference(int_tensor::<D>(ids_input, reference_device), offset);
     Staged {
         trace,

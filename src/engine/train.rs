@@ -13,7 +13,8 @@
 //! model's step runs inside [`panic_capture::catching`]: a model whose op is declared without
 //! `Autodiff` panics at step 1, as a training loop does. Losses are read back every few steps, in
 //! one transaction that the device works on while the next steps are recorded, and streamed to
-//! the caller; which parameters got a gradient is read from the gradients of step 1.
+//! the caller; which parameters got a gradient is read from the gradients of step 1, and every
+//! parameter's values are read back before step 1 and after the last step.
 
 use burn::module::{Module, Param};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
@@ -24,26 +25,19 @@ use std::task::Poll;
 use web_time::Instant;
 
 use super::panic_capture;
-use crate::model::outcome::PanicReport;
+use crate::model::outcome::{PanicReport, Stage};
 use crate::model::scenario::{Declaration, Fix, OpKind};
 use crate::model::training::{
-    LossPoint, OptimizerChoice, ParamGradient, TrainEnd, TrainOutcome, TrainReport, TrainRequest,
-    report_every,
+    HIDDEN, LEAKY_SLOPE, LossPoint, OptimizerChoice, ParamReport, SCALE_FACTOR, SHIFT, TrainEnd,
+    TrainOutcome, TrainReport, TrainRequest, report_every,
 };
 use crate::ops::trace::{self, Trace};
 use crate::ops::{leaky_relu, scale, shift_ids};
 
 /// Training examples per step.
 const EXAMPLES: usize = 32;
-/// `scale`'s factor inside its model.
-const SCALE_FACTOR: f32 = 2.0;
-/// `leaky_relu`'s slope inside its model.
-const LEAKY_SLOPE: f32 = 0.1;
-/// Hidden units of the `leaky_relu` model.
-const HIDDEN: usize = 16;
-/// Ids fed to the `shift_ids` model (0 to this), the shift, and the embedding's rows and width.
+/// Ids fed to the `shift_ids` model (0 to this), and the embedding's rows and width.
 const IDS: i64 = 8;
-const SHIFT: i32 = 8;
 const EMBEDDINGS: usize = 16;
 const EMBEDDING_WIDTH: usize = 4;
 
@@ -158,13 +152,10 @@ impl Dense {
         weighted + self.bias.val().unsqueeze()
     }
 
-    fn gradients(&self, prefix: &str, grads: &Gradients) -> Vec<ParamGradient> {
+    fn params(&self, prefix: &str, grads: Option<&Gradients>) -> Vec<NamedParam> {
         vec![
-            ParamGradient {
-                name: format!("{prefix}.weight"),
-                has_gradient: self.weight.val().grad(grads).is_some(),
-            },
-            gradient(&format!("{prefix}.bias"), self.bias.val(), grads),
+            NamedParam::of(&format!("{prefix}.weight"), self.weight.val(), grads),
+            NamedParam::of(&format!("{prefix}.bias"), self.bias.val(), grads),
         ]
     }
 }
@@ -183,10 +174,22 @@ impl Lookup {
     }
 }
 
-fn gradient(name: &str, tensor: Tensor<1>, grads: &Gradients) -> ParamGradient {
-    ParamGradient {
-        name: name.to_owned(),
-        has_gradient: tensor.grad(grads).is_some(),
+/// A parameter as the report needs it: its name, whether the gradients hold one for it, and its
+/// values (detached, flattened) to read back.
+struct NamedParam {
+    name: String,
+    has_gradient: bool,
+    values: Tensor<1>,
+}
+
+impl NamedParam {
+    fn of<const D: usize>(name: &str, tensor: Tensor<D>, grads: Option<&Gradients>) -> NamedParam {
+        let elements = tensor.shape().num_elements();
+        NamedParam {
+            name: name.to_owned(),
+            has_gradient: grads.is_some_and(|grads| tensor.grad(grads).is_some()),
+            values: tensor.without_autodiff().reshape([elements]),
+        }
     }
 }
 
@@ -226,7 +229,8 @@ enum Data {
 /// One of the three models, all trained the same way.
 trait Model: Module + Sized {
     fn loss(&self, data: &Data, call: OpCall) -> Tensor<1>;
-    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient>;
+    /// Every parameter, in order; `grads` says which have a gradient.
+    fn params(&self, grads: Option<&Gradients>) -> Vec<NamedParam>;
 }
 
 fn mse(prediction: Tensor<2>, target: &Tensor<2>) -> Tensor<1> {
@@ -247,10 +251,10 @@ impl Model for ScaleModel {
         mse(scaled + self.offset.val().unsqueeze(), target)
     }
 
-    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient> {
-        let mut report = self.linear.gradients("linear", grads);
-        report.push(gradient("offset", self.offset.val(), grads));
-        report
+    fn params(&self, grads: Option<&Gradients>) -> Vec<NamedParam> {
+        let mut params = self.linear.params("linear", grads);
+        params.push(NamedParam::of("offset", self.offset.val(), grads));
+        params
     }
 }
 
@@ -268,10 +272,10 @@ impl Model for MlpModel {
         mse(self.output.forward(hidden), target)
     }
 
-    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient> {
-        let mut report = self.hidden.gradients("hidden", grads);
-        report.extend(self.output.gradients("output", grads));
-        report
+    fn params(&self, grads: Option<&Gradients>) -> Vec<NamedParam> {
+        let mut params = self.hidden.params("hidden", grads);
+        params.extend(self.output.params("output", grads));
+        params
     }
 }
 
@@ -284,13 +288,14 @@ impl Model for EmbeddingModel {
         mse(self.output.forward(self.embedding.forward(shifted)), target)
     }
 
-    fn gradients(&self, grads: &Gradients) -> Vec<ParamGradient> {
-        let mut report = vec![ParamGradient {
-            name: "embedding.weight".to_owned(),
-            has_gradient: self.embedding.weight.val().grad(grads).is_some(),
-        }];
-        report.extend(self.output.gradients("output", grads));
-        report
+    fn params(&self, grads: Option<&Gradients>) -> Vec<NamedParam> {
+        let mut params = vec![NamedParam::of(
+            "embedding.weight",
+            self.embedding.weight.val(),
+            grads,
+        )];
+        params.extend(self.output.params("output", grads));
+        params
     }
 }
 
@@ -383,7 +388,7 @@ pub(super) async fn train(
 }
 
 /// One step of one model: loss, backward, optimiser step. Returns the updated model, its loss
-/// (detached, to read later), and the gradients report when asked.
+/// (detached, to read later), and, when asked, which parameters got a gradient.
 fn step<M: Model>(
     model: M,
     data: &Data,
@@ -391,10 +396,19 @@ fn step<M: Model>(
     optimizer: &mut ModuleOptimizer,
     learning_rate: f64,
     report_gradients: bool,
-) -> (M, Tensor<1>, Option<Vec<ParamGradient>>) {
+) -> (M, Tensor<1>, Option<Vec<(String, bool)>>) {
+    trace::enter(Stage::Forward);
     let loss = model.loss(data, call);
+    trace::enter(Stage::Backward);
     let grads = loss.backward();
-    let report = report_gradients.then(|| model.gradients(&grads));
+    let report = report_gradients.then(|| {
+        model
+            .params(Some(&grads))
+            .into_iter()
+            .map(|param| (param.name, param.has_gradient))
+            .collect()
+    });
+    trace::enter(Stage::OptimizerStep);
     let grads = GradientsParams::from_grads(grads, &model);
     let model = optimizer.step(learning_rate, model, grads);
     (model, loss.without_autodiff(), report)
@@ -413,12 +427,14 @@ async fn run<M: Model + Clone>(
     let learning_rate = f64::from(settings.learning_rate);
     let data = data(request.op, device);
     let custom_call = OpCall::Custom(request.declaration, request.fix);
+    // The custom model's parameters before step 1, read back with those after the last step.
+    let start_params = model.params(None);
     let (mut custom, mut builtin) = (model.clone(), model);
     let (mut custom_optimizer, mut builtin_optimizer) =
         (optimizer(settings.optimizer), optimizer(settings.optimizer));
     let every = report_every(settings.steps);
     let mut curve: Vec<LossPoint> = Vec::new();
-    let mut first_step: Option<(Trace, Vec<ParamGradient>)> = None;
+    let mut first_step: Option<(Trace, Vec<(String, bool)>)> = None;
     let mut end = TrainEnd::Completed;
     let mut done = 0;
     // The reading of the previous batch's losses, started but not yet awaited.
@@ -433,7 +449,7 @@ async fn run<M: Model + Clone>(
             }
             let step_number = done + 1;
             STEP.with(|step| step.set(Some(step_number)));
-            trace::take();
+            trace::begin(request.backend);
             let custom_step = panic_capture::catching(|| {
                 step(
                     custom.clone(),
@@ -511,21 +527,62 @@ async fn run<M: Model + Clone>(
     }
     STEP.with(|step| step.set(None));
     let (trace, gradients) = first_step.unwrap_or_default();
+    let params = match read_params(start_params, custom.params(None), gradients).await {
+        Ok(params) => params,
+        Err(error) => {
+            return TrainOutcome::Failed(format!("Reading the parameters failed: {error:?}"));
+        }
+    };
     TrainOutcome::Trained(TrainReport {
         curve,
         end,
-        gradients,
+        params,
         impls: trace.impls,
         routing_tensor: trace.routing_tensor,
+        builtin_ran: trace.builtin_ran,
+        backend: request.backend,
         device: device_name.to_owned(),
         elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
     })
 }
 
+/// Reads the parameters' values before step 1 (`start`) and now (`end`), in one transaction,
+/// and pairs them with whether each got a gradient at step 1.
+async fn read_params(
+    start: Vec<NamedParam>,
+    end: Vec<NamedParam>,
+    gradients: Vec<(String, bool)>,
+) -> Result<Vec<ParamReport>, ExecutionError> {
+    let names: Vec<String> = start.iter().map(|param| param.name.clone()).collect();
+    let transaction = start
+        .into_iter()
+        .chain(end)
+        .fold(Transaction::default(), |transaction, param| {
+            transaction.register(param.values)
+        });
+    let mut values: Vec<Vec<f32>> = transaction
+        .execute_async()
+        .await?
+        .into_iter()
+        .map(|data| data.iter::<f32>().collect())
+        .collect();
+    let end_values = values.split_off(names.len());
+    Ok(names
+        .into_iter()
+        .zip(values.into_iter().zip(end_values))
+        .map(|(name, (start, end))| ParamReport {
+            has_gradient: gradients
+                .iter()
+                .any(|(param, has_gradient)| *param == name && *has_gradient),
+            name,
+            start,
+            end,
+        })
+        .collect())
+}
+
 fn panicked(step: u32, mut report: PanicReport) -> TrainOutcome {
-    let trace = trace::take();
-    report.impls = trace.impls;
-    report.routing_tensor = trace.routing_tensor;
+    trace::take().complete(&mut report);
     report.training_step = Some(step);
     TrainOutcome::Panicked { step, report }
 }

@@ -15,21 +15,24 @@
 /// `Variant module autodiff flex [selectors as written in the attribute];`
 ///
 /// `autodiff` says what the line declares about autodiff: `Absent` (no `Autodiff` selector),
-/// `Listed` (the selector and the op's `Autodiff<B, C>` impl), or `CfgOff(cfg)` (the selector
-/// and the impl both behind that cfg; the crate's `autodiff` feature is never turned on, so the
-/// line is declared in the source and compiled out of the build, as when someone forgets to
-/// enable the feature).
+/// `Listed` (the selector and the op's `Autodiff<B, C>` impl), `CfgOff(cfg)` (the selector and
+/// the impl both behind that cfg; this crate's `autodiff` feature is never turned on, so the line
+/// is declared in the source and compiled out of the build, as when someone forgets to enable the
+/// feature), or `CfgOn(cfg)` (the same declaration built with the feature on: stamped in the
+/// crate `autodiff-feature-on`, whose `autodiff` feature is on, and re-exported here).
 macro_rules! declaration_catalog {
     ($callback:ident ! { $($extra:tt)* }) => {
         $callback! {
             { $($extra)* }
-            // variant           module                  autodiff                      flex   selectors, as written
-            CubeFlex             cube_flex               Absent                        true   [Cube, Flex];
-            CubeFlexAutodiff     cube_flex_autodiff      Listed                        true   [Cube, Flex, Autodiff];
-            CubeFlexAutodiffCfg  cube_flex_autodiff_cfg  CfgOff(feature = "autodiff")  true   [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
-            Cube                 cube                    Absent                        false  [Cube];
-            CubeAutodiff         cube_autodiff           Listed                        false  [Cube, Autodiff];
-            CubeAutodiffCfg      cube_autodiff_cfg       CfgOff(feature = "autodiff")  false  [Cube, Autodiff: cfg(feature = "autodiff")];
+            // variant             module                     autodiff                      flex   selectors, as written
+            CubeFlex               cube_flex                  Absent                        true   [Cube, Flex];
+            CubeFlexAutodiff       cube_flex_autodiff         Listed                        true   [Cube, Flex, Autodiff];
+            CubeFlexAutodiffCfg    cube_flex_autodiff_cfg     CfgOff(feature = "autodiff")  true   [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
+            CubeFlexAutodiffCfgOn  cube_flex_autodiff_cfg_on  CfgOn(feature = "autodiff")   true   [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
+            Cube                   cube                       Absent                        false  [Cube];
+            CubeAutodiff           cube_autodiff              Listed                        false  [Cube, Autodiff];
+            CubeAutodiffCfg        cube_autodiff_cfg          CfgOff(feature = "autodiff")  false  [Cube, Autodiff: cfg(feature = "autodiff")];
+            CubeAutodiffCfgOn      cube_autodiff_cfg_on       CfgOn(feature = "autodiff")   false  [Cube, Autodiff: cfg(feature = "autodiff")];
         }
     };
 }
@@ -47,14 +50,23 @@ pub enum AutodiffDeclared {
     /// `Autodiff: cfg(feature = "autodiff")`, with the impl behind the same cfg, and the feature
     /// off: declared in the source, compiled out of the build.
     CfgOff,
+    /// The same declaration, built with the feature on.
+    CfgOn,
 }
 
 impl AutodiffDeclared {
+    /// Whether the build has the `Autodiff` selector's arms: listed plainly, or behind a cfg
+    /// whose feature is on.
+    pub fn in_build(self) -> bool {
+        matches!(self, AutodiffDeclared::Listed | AutodiffDeclared::CfgOn)
+    }
+
     /// Every choice, in the order the page offers them.
-    pub const ALL: [AutodiffDeclared; 3] = [
+    pub const ALL: [AutodiffDeclared; 4] = [
         AutodiffDeclared::Absent,
         AutodiffDeclared::Listed,
         AutodiffDeclared::CfgOff,
+        AutodiffDeclared::CfgOn,
     ];
 }
 

@@ -41,14 +41,22 @@ impl Values {
         self.len() == 0
     }
 
-    /// The largest element-wise |self − other|, when both are of the same kind and length.
+    /// The largest element-wise |self − other|, when both are of the same kind and length. A
+    /// NaN difference makes the result NaN: it never hides as agreement (`f64::max` would drop
+    /// it).
     pub fn max_abs_difference(&self, other: &Values) -> Option<f64> {
         fn largest<T: Copy>(a: &[T], b: &[T], to_f64: impl Fn(T) -> f64) -> Option<f64> {
             (a.len() == b.len()).then(|| {
                 a.iter()
                     .zip(b)
                     .map(|(&x, &y)| (to_f64(x) - to_f64(y)).abs())
-                    .fold(0.0, f64::max)
+                    .fold(0.0, |largest: f64, difference| {
+                        if largest.is_nan() || difference.is_nan() {
+                            f64::NAN
+                        } else {
+                            largest.max(difference)
+                        }
+                    })
             })
         }
         match (self, other) {
@@ -228,6 +236,36 @@ pub struct PanicLocation {
     pub column: u32,
 }
 
+/// The step of a run the engine was in, recorded as it enters each one: a panic is reported
+/// with the step that raised it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Stage {
+    /// Creating the input tensor on its device.
+    CreateInput,
+    /// `x.require_grad()`.
+    RequireGrad,
+    /// The op's call (or, with the builtin fix, the builtin ops), and a model's forward pass.
+    Forward,
+    /// `backward()`.
+    Backward,
+    /// The optimiser's step (training).
+    OptimizerStep,
+    /// The builtin reference on the CPU.
+    Reference,
+    /// Reading tensors back from the device.
+    ReadBack,
+}
+
+impl Stage {
+    /// The pass that op implementations running in this step belong to.
+    pub fn phase(self) -> Phase {
+        match self {
+            Stage::Backward => Phase::Backward,
+            _ => Phase::Forward,
+        }
+    }
+}
+
 /// A panic, as the panic hook saw it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PanicReport {
@@ -242,6 +280,25 @@ pub struct PanicReport {
     pub routing_tensor: Option<RoutingTensor>,
     /// The training step it was raised in, when a training run raised it.
     pub training_step: Option<u32>,
+    /// The step of the run the engine had entered when it was raised.
+    pub stage: Option<Stage>,
+    /// The backend the run was on.
+    pub backend: Option<BackendChoice>,
+}
+
+impl PanicReport {
+    /// A report of `message` raised at `location`, before the engine added what it recorded.
+    pub fn new(message: String, location: Option<PanicLocation>) -> PanicReport {
+        PanicReport {
+            message,
+            location,
+            impls: Vec::new(),
+            routing_tensor: None,
+            training_step: None,
+            stage: None,
+            backend: None,
+        }
+    }
 }
 
 /// The result of running a gallery case.

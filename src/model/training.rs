@@ -32,6 +32,15 @@ pub struct TrainSettings {
     pub optimizer: OptimizerChoice,
 }
 
+/// `scale`'s factor inside its model, `y = scale(linear(x), SCALE_FACTOR) + offset`.
+pub const SCALE_FACTOR: f32 = 2.0;
+/// `leaky_relu`'s slope inside its model.
+pub const LEAKY_SLOPE: f32 = 0.1;
+/// Hidden units of the `leaky_relu` model.
+pub const HIDDEN: usize = 16;
+/// The shift `shift_ids` applies inside its model, before the embedding lookup.
+pub const SHIFT: i32 = 8;
+
 /// The most steps one training run takes.
 pub const MAX_STEPS: u32 = 10_000;
 /// The largest learning rate accepted (larger ones only diverge faster).
@@ -63,13 +72,32 @@ pub struct LossPoint {
     pub builtin: f32,
 }
 
-/// Whether a parameter received a gradient from `backward()` (read from the gradients).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ParamGradient {
+/// One parameter of the custom model, as the run observed it: whether `backward()` gave it a
+/// gradient at step 1 (read from the gradients), and its values before the first step and after
+/// the last one (read back from the device).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParamReport {
     /// The parameter's path in the model, e.g. `hidden.weight`.
     pub name: String,
-    /// Whether `backward()` produced a gradient for it.
+    /// Whether `backward()` produced a gradient for it at step 1.
     pub has_gradient: bool,
+    /// Its values before step 1, row-major.
+    pub start: Vec<f32>,
+    /// Its values after the last step that ran, row-major.
+    pub end: Vec<f32>,
+}
+
+impl ParamReport {
+    /// Whether its values after the last step are exactly those before step 1 (bit for bit, so
+    /// a NaN never counts as unchanged).
+    pub fn unchanged(&self) -> bool {
+        self.start.len() == self.end.len()
+            && self
+                .start
+                .iter()
+                .zip(&self.end)
+                .all(|(start, end)| start == end)
+    }
 }
 
 /// How a training run that did not panic ended.
@@ -91,12 +119,17 @@ pub struct TrainReport {
     pub curve: Vec<LossPoint>,
     /// How it ended.
     pub end: TrainEnd,
-    /// The custom model's parameters, and whether each got a gradient at step 1.
-    pub gradients: Vec<ParamGradient>,
-    /// The op implementations that ran in step 1, in order.
+    /// The custom model's parameters: gradient at step 1, values before and after.
+    pub params: Vec<ParamReport>,
+    /// The op implementations that ran in step 1 (its forward and its backward pass), in order.
     pub impls: Vec<ImplCall>,
-    /// The routing tensor at the op's call in step 1.
+    /// The routing tensor at the op's call in step 1 (none when the custom op was not called).
     pub routing_tensor: Option<RoutingTensor>,
+    /// Whether burn's builtin ops stood in for the custom op in the custom model's step 1 (the
+    /// builtin fix): then both models are the same builtin computation.
+    pub builtin_ran: bool,
+    /// The backend the model trained on (the page may have sent the run to the CPU).
+    pub backend: BackendChoice,
     /// The device or adapter name.
     pub device: String,
     /// Wall-clock time of the whole run, in milliseconds.

@@ -24,11 +24,16 @@ pub mod trace;
 /// line lists `Autodiff`, the op's `Autodiff<B, C>` impl (its `autodiff_impl` macro, behind the
 /// line's cfg if it has one); then `dispatch`, the op through the routing of a chosen line.
 ///
-/// Used as `declaration_catalog!(stamp_declarations! { declare: …, autodiff_impl: …, trait: …,
-/// fn op(arg: Type, …) -> Output })`.
+/// A `CfgOn` line is not stamped here: this crate's `autodiff` feature is off, so its cfg could
+/// not hold. Its module re-exports the same declaration from the crate `autodiff-feature-on`,
+/// which is built with the feature on.
+///
+/// Used as `declaration_catalog!(stamp_declarations! { op: …, declare: …, autodiff_impl: …,
+/// trait: …, fn op(arg: Type, …) -> Output })`.
 macro_rules! stamp_declarations {
     (
         {
+            op: $op:ident,
             declare: $declare:ident,
             autodiff_impl: $autodiff_impl:ident,
             trait: $trait:ident,
@@ -37,12 +42,9 @@ macro_rules! stamp_declarations {
         $($variant:ident $module:ident $autodiff:ident $(($($gate:tt)*))? $flex:literal [$($selectors:tt)*];)*
     ) => {
         $(
-            #[doc = concat!("`#[backend_extension(", stringify!($($selectors)*), ")]`.")]
-            pub mod $module {
-                use super::*;
-                $declare!($($selectors)*);
-                $crate::ops::autodiff_impl!($autodiff $(($($gate)*))?, $autodiff_impl);
-            }
+            $crate::ops::stamp_line!(
+                $autodiff $(($($gate)*))?, $op, $module, $declare, $autodiff_impl, [$($selectors)*]
+            );
         )*
         $crate::ops::stamp_declarations!(
             @dispatch $trait, $method, ($($arg: $arg_type),*), ($($arg),*), $output,
@@ -63,6 +65,25 @@ macro_rules! stamp_declarations {
     };
 }
 pub(crate) use stamp_declarations;
+
+/// One line of the catalog for one op: its module.
+macro_rules! stamp_line {
+    (CfgOn($($gate:tt)*), $op:ident, $module:ident, $declare:ident, $autodiff_impl:ident, [$($selectors:tt)*]) => {
+        #[doc = concat!("`#[backend_extension(", stringify!($($selectors)*), ")]`, built with the feature on (crate `autodiff-feature-on`).")]
+        pub mod $module {
+            pub use autodiff_feature_on::$op::$module::*;
+        }
+    };
+    ($autodiff:ident $(($($gate:tt)*))?, $op:ident, $module:ident, $declare:ident, $autodiff_impl:ident, [$($selectors:tt)*]) => {
+        #[doc = concat!("`#[backend_extension(", stringify!($($selectors)*), ")]`.")]
+        pub mod $module {
+            use super::*;
+            $declare!($($selectors)*);
+            $crate::ops::autodiff_impl!($autodiff $(($($gate)*))?, $autodiff_impl);
+        }
+    };
+}
+pub(crate) use stamp_line;
 
 /// The op's `Autodiff<B, C>` impl as a catalog line declares it: absent, present, or behind the
 /// line's cfg.

@@ -4,16 +4,18 @@
 //! Every implementation of a playground op (concrete, `Autodiff<B, C>`, or a default trait body)
 //! calls [`record`] with its own `Self` type on entry; each op's `call` records the dispatch
 //! tensor it hands to the routing ([`record_routing_tensor`]); each `reference` records that the
-//! builtin ops ran ([`record_builtin`]). The engine clears the log before a run and takes it
-//! afterwards ([`take`]), so everything the page says about a run is what executed, not what
-//! the toggles suggest. The log is thread-local: burn calls op implementations on the calling
+//! builtin ops ran ([`record_builtin`]). The engine starts the log for a run on a backend
+//! ([`begin`]), marks each step of the run as it enters it ([`enter`]), and takes the log
+//! afterwards ([`take`]), so everything the page says about a run is what executed, not what the
+//! toggles suggest. The log is thread-local: burn calls op implementations on the calling
 //! thread, and native tests run scenarios on several threads at once.
 
 use std::cell::{Cell, RefCell};
 
 use burn::backend::{DispatchAutodiffContext, DispatchTensor, DispatchTensorKind};
 
-use crate::model::outcome::{ImplCall, Phase, RoutingTensor};
+use crate::model::outcome::{ImplCall, PanicReport, RoutingTensor, Stage};
+use crate::model::scenario::BackendChoice;
 
 /// What one run recorded.
 #[derive(Debug, Default)]
@@ -25,25 +27,55 @@ pub struct Trace {
     pub routing_tensor: Option<RoutingTensor>,
     /// Whether burn's builtin ops computed an op's result (the builtin fix, or a reference).
     pub builtin_ran: bool,
+    /// The step of the run entered last.
+    pub stage: Option<Stage>,
+    /// The backend the run is on.
+    pub backend: Option<BackendChoice>,
+}
+
+impl Trace {
+    /// Adds what the run recorded up to a panic to the panic's report.
+    pub fn complete(self, report: &mut PanicReport) {
+        report.impls = self.impls;
+        report.routing_tensor = self.routing_tensor;
+        report.stage = self.stage;
+        report.backend = self.backend;
+    }
 }
 
 thread_local! {
     static TRACE: RefCell<Trace> = RefCell::new(Trace::default());
-    static PHASE: Cell<Phase> = const { Cell::new(Phase::Forward) };
+    static STAGE: Cell<Stage> = const { Cell::new(Stage::CreateInput) };
 }
 
-/// Marks the pass that following records belong to.
-pub fn set_phase(phase: Phase) {
-    PHASE.with(|current| current.set(phase));
+/// Starts a new log for a run on `backend`: what an earlier run left is dropped.
+pub fn begin(backend: BackendChoice) {
+    // The declarations built with their feature on live in their own crate; their
+    // implementations record themselves here too.
+    autodiff_feature_on::trace::install(record_named);
+    take();
+    TRACE.with(|trace| trace.borrow_mut().backend = Some(backend));
+}
+
+/// Marks the step of the run that follows: implementations that record themselves from now on
+/// ran in its pass, and a panic is reported with it.
+pub fn enter(stage: Stage) {
+    STAGE.with(|current| current.set(stage));
+    TRACE.with(|trace| trace.borrow_mut().stage = Some(stage));
 }
 
 /// Notes that `op`'s implementation for backend type `B` is running.
 pub fn record<B: ?Sized>(op: &str) {
-    let implementor = readable_type_name(std::any::type_name::<B>());
+    record_named(op, std::any::type_name::<B>());
+}
+
+/// Notes that `op`'s implementation for the backend type named `type_name` is running.
+pub fn record_named(op: &str, type_name: &str) {
+    let implementor = readable_type_name(type_name);
     TRACE.with(|trace| {
         trace.borrow_mut().impls.push(ImplCall {
             op: op.to_owned(),
-            phase: PHASE.with(Cell::get),
+            phase: STAGE.with(Cell::get).phase(),
             implementor,
         })
     });
@@ -74,9 +106,9 @@ pub fn record_builtin() {
     TRACE.with(|trace| trace.borrow_mut().builtin_ran = true);
 }
 
-/// Empties the log and returns what it held; the phase goes back to forward.
+/// Empties the log and returns what it held.
 pub fn take() -> Trace {
-    set_phase(Phase::Forward);
+    STAGE.with(|current| current.set(Stage::CreateInput));
     TRACE.with(|trace| std::mem::take(&mut *trace.borrow_mut()))
 }
 

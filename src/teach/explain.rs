@@ -2,27 +2,35 @@
 //! button) and a before/after snippet of the op's declaration or its call.
 //!
 //! The kind of panic is read from what the run recorded — the captured message, the routing
-//! tensor as it entered the generated routing — and from the declaration whose generated code
-//! ran; never from the toggles of the scenario that was asked for. Only which fixes apply to it
-//! is decided here.
+//! tensor as it entered the generated routing, the step of the run that raised it — and from the
+//! declaration whose generated code ran; never from the toggles of the scenario that was asked
+//! for. Only which fixes apply to it is decided here. Every snippet is code of an exported
+//! project ([`crate::teach::export`]), which `tests/export.rs` builds and runs, and each fix's
+//! description is checked against the run of the fixed scenario (`tests/claims/`).
 
-use crate::model::outcome::PanicReport;
+use crate::model::outcome::{PanicReport, Stage};
 use crate::model::scenario::{AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind};
+use crate::teach::export::{
+    CallSite, GRAD_CONTEXT_CODE, REQUIRE_GRAD_CODE, call_code, declaration_code, device_code,
+};
 use crate::teach::form::Form;
 use crate::teach::route_view::Observed;
 
 /// The panics the playground explains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PanicKind {
-    /// The routing's fallback arm: the routing tensor was autodiff-wrapped and no arm takes a
-    /// wrapped tensor. `cfg_off`: the declaration lists `Autodiff` behind a cfg that is off.
+    /// The routing's fallback arm, for an autodiff-wrapped routing tensor on a backend the
+    /// declaration lists: no arm takes a wrapped tensor. `cfg_off`: the declaration lists
+    /// `Autodiff` behind a cfg that is off.
     WrappedTensorHasNoArm { backend: String, cfg_off: bool },
-    /// The routing's fallback arm: a plain tensor on a backend the declaration has no arm for.
-    BackendHasNoArm { backend: String },
+    /// The routing's fallback arm, for a routing tensor on a backend the declaration does not
+    /// list. `wrapped`: the tensor was autodiff-wrapped too.
+    BackendHasNoArm { backend: String, wrapped: bool },
     /// A concrete arm refusing the enabled autodiff context of an unwrapped (int) routing
     /// tensor. `cfg_off` as above.
     ContextRefused { backend: String, cfg_off: bool },
-    /// `Tensor::require_grad requires autodiff`: `require_grad()` outside an autodiff device.
+    /// `require_grad()` on a tensor outside an autodiff device: the run recorded that it was
+    /// marking its input when burn panicked.
     RequireGradOutsideAutodiff,
     /// Anything else.
     Other,
@@ -32,24 +40,23 @@ impl PanicKind {
     /// Reads a panic `report` raised while the generated code of `declaration` ran.
     pub fn of(report: &PanicReport, declaration: Declaration) -> PanicKind {
         let cfg_off = declaration.autodiff() == AutodiffDeclared::CfgOff;
-        let routing = Observed::from_panic(&report.message);
-        match (routing, &report.routing_tensor) {
-            (Some(Observed::BackendNotSupported), Some(tensor)) if tensor.autodiff_wrapped => {
-                PanicKind::WrappedTensorHasNoArm {
-                    backend: tensor.backend.clone(),
-                    cfg_off,
-                }
-            }
-            (Some(Observed::BackendNotSupported), Some(tensor)) => PanicKind::BackendHasNoArm {
-                backend: tensor.backend.clone(),
+        if report.stage == Some(Stage::RequireGrad) {
+            return PanicKind::RequireGradOutsideAutodiff;
+        }
+        let Some(tensor) = &report.routing_tensor else {
+            return PanicKind::Other;
+        };
+        let backend = tensor.backend.clone();
+        let listed = declaration.backend_tag(&backend).is_some();
+        match Observed::from_panic(&report.message) {
+            Some(Observed::BackendNotSupported) if !listed => PanicKind::BackendHasNoArm {
+                backend,
+                wrapped: tensor.autodiff_wrapped,
             },
-            (Some(Observed::AutodiffNotSupported), Some(tensor)) => PanicKind::ContextRefused {
-                backend: tensor.backend.clone(),
-                cfg_off,
-            },
-            _ if report.message.contains("require_grad requires autodiff") => {
-                PanicKind::RequireGradOutsideAutodiff
+            Some(Observed::BackendNotSupported) if tensor.autodiff_wrapped => {
+                PanicKind::WrappedTensorHasNoArm { backend, cfg_off }
             }
+            Some(Observed::AutodiffNotSupported) => PanicKind::ContextRefused { backend, cfg_off },
             _ => PanicKind::Other,
         }
     }
@@ -69,8 +76,17 @@ impl PanicKind {
             } => format!(
                 "The input lives on an autodiff device, so its dispatch tensor is autodiff-wrapped: DispatchTensorKind::Autodiff({backend}(…)). The declaration does list Autodiff, but behind cfg(feature = \"autodiff\"), and the feature is off: the arm for wrapped tensors was compiled out with it, so the tag becomes usize::MAX and the fallback arm panics."
             ),
-            PanicKind::BackendHasNoArm { backend } => format!(
+            PanicKind::BackendHasNoArm {
+                backend,
+                wrapped: false,
+            } => format!(
                 "The input lives on the {backend} backend, and the op's declaration does not list {backend}. The match that picks the backend has no {backend} arm, so the fallback arm panics — even though a {backend} implementation of the op exists."
+            ),
+            PanicKind::BackendHasNoArm {
+                backend,
+                wrapped: true,
+            } => format!(
+                "The input lives on the {backend} backend, on an autodiff device: DispatchTensorKind::Autodiff({backend}(…)). The op's declaration does not list {backend}, so the match that picks the backend has no arm for it, wrapped or not, and the fallback arm panics — even though a {backend} implementation of the op exists."
             ),
             PanicKind::ContextRefused {
                 backend,
@@ -85,9 +101,9 @@ impl PanicKind {
                 "The input is an int tensor. Autodiff never wraps ints, so the backend match finds the concrete {backend} arm. There the autodiff context is matched: the arm for an Enabled context carries cfg(feature = \"autodiff\"), the feature is off, so only Disabled and the fallback arm are left — and the fallback refuses the Enabled context, although the declaration lists Autodiff."
             ),
             PanicKind::RequireGradOutsideAutodiff => {
-                "require_grad() marks a tensor for the autodiff graph, and there is no graph outside an autodiff device. burn refuses before the custom op is even called.".to_owned()
+                "require_grad() marks a tensor for the autodiff graph, and there is no graph outside an autodiff device. burn refused while the input was being marked, before the custom op was called.".to_owned()
             }
-            PanicKind::Other => "burn raised this panic while running the scenario.".to_owned(),
+            PanicKind::Other => "burn raised this panic while the scenario ran.".to_owned(),
         }
     }
 
@@ -95,11 +111,11 @@ impl PanicKind {
     pub fn surprise(&self) -> Option<&'static str> {
         match self {
             PanicKind::WrappedTensorHasNoArm { cfg_off: false, .. } => Some(
-                "Most write-ups of this mistake quote the “Autodiff not supported…” message. In burn 0.22.1 a float op never gets that far: its wrapped input fails the backend match first, as the highlighted fallback arm shows. The arm with the “Autodiff not supported…” check is only reached by ops whose routing tensor is not wrapped — int tensors.",
+                "This is not the “Autodiff not supported…” message: in burn 0.22.1 a float op's wrapped input fails the backend match first, as the highlighted fallback arm shows. The arm with the “Autodiff not supported…” check is only reached by ops whose routing tensor is not wrapped — int tensors.",
             ),
             PanicKind::WrappedTensorHasNoArm { cfg_off: true, .. }
             | PanicKind::ContextRefused { cfg_off: true, .. } => Some(
-                "The source says Autodiff; the build does not. A cfg on a selector is evaluated in the crate that declares the op, with that crate's features: enable the feature there (cargo build --features autodiff) and these arms come back.",
+                "The source says Autodiff; the build does not. A cfg on a selector is evaluated in the crate that declares the op, with that crate's features: the fix below builds it with the feature on.",
             ),
             _ => None,
         }
@@ -111,6 +127,8 @@ impl PanicKind {
 pub enum FixAction {
     /// Add the `Autodiff` selector (and the op's `Autodiff<B, C>` impl).
     DeclareAutodiff,
+    /// Build the crate with the feature that gates `Autodiff` on.
+    EnableFeature,
     /// Add the `Flex` selector.
     DeclareFlex,
     /// Call the op on `x.without_autodiff()`.
@@ -133,6 +151,12 @@ impl FixAction {
                 form.declaration = form
                     .declaration
                     .with_autodiff(AutodiffDeclared::Listed)
+                    .unwrap_or(form.declaration)
+            }
+            FixAction::EnableFeature => {
+                form.declaration = form
+                    .declaration
+                    .with_autodiff(AutodiffDeclared::CfgOn)
                     .unwrap_or(form.declaration)
             }
             FixAction::DeclareFlex => {
@@ -162,16 +186,45 @@ pub struct FixOffer {
     pub action: FixAction,
 }
 
-/// The fixes for `kind`, raised by `op` declared as `declaration`; `param` is the parameter as
-/// the person typed it (for the call snippets).
-pub fn fixes(kind: &PanicKind, op: OpKind, declaration: Declaration, param: &str) -> Vec<FixOffer> {
-    let call = |fix| call_snippet(op, fix, param);
-    // Built only for the kinds that offer them.
-    let declare_autodiff = || FixOffer {
+/// Where a panic was raised, as the fixes need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixContext {
+    /// The op.
+    pub op: OpKind,
+    /// Its declaration, as the run had it.
+    pub declaration: Declaration,
+    /// Where the op is called: a single run's `main`, or inside a training model.
+    pub site: CallSite,
+    /// The fix the call already has.
+    pub fix: Fix,
+    /// The statement that creates the run's input (single runs).
+    pub input: String,
+    /// The backend the run was on.
+    pub backend: BackendChoice,
+    /// Whether the engine has a GPU device (else a fix that moves to WebGPU would change
+    /// nothing).
+    pub gpu_available: bool,
+}
+
+/// The fixes for `kind`, in the context `context`. Only fixes that remove this panic are offered:
+/// a call-site fix never helps a backend the declaration does not list.
+pub fn fixes(kind: &PanicKind, context: &FixContext) -> Vec<FixOffer> {
+    let FixContext {
+        op,
+        declaration,
+        site,
+        fix: current_fix,
+        input,
+        backend,
+        gpu_available,
+    } = context;
+    let (op, declaration) = (*op, *declaration);
+    let call = |fix| call_code(op, fix, site);
+    let declared_autodiff = |description| FixOffer {
         label: "Declare Autodiff",
-        description: "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, and gradients flow.",
-        before: declaration_snippet(op, declaration),
-        after: declaration_snippet(
+        description,
+        before: declaration_code(op, declaration),
+        after: declaration_code(
             op,
             declaration
                 .with_autodiff(AutodiffDeclared::Listed)
@@ -179,133 +232,104 @@ pub fn fixes(kind: &PanicKind, op: OpKind, declaration: Declaration, param: &str
         ),
         action: FixAction::DeclareAutodiff,
     };
+    let feature_on = |description| FixOffer {
+        label: "Enable the feature",
+        description,
+        before: "$ cargo run".to_owned(),
+        after: "$ cargo run --features autodiff".to_owned(),
+        action: FixAction::EnableFeature,
+    };
     let detach = || FixOffer {
         label: "Run under no-grad",
-        description: "Call the op on x.without_autodiff(): it runs on the concrete backend, but no gradient reaches x.",
-        before: call(Fix::None),
+        description: "Call the op on its input without autodiff: it runs on the concrete backend, but no gradient flows back through it.",
+        before: call(*current_fix),
         after: call(Fix::Detach),
         action: FixAction::Detach,
     };
     let builtin = || FixOffer {
         label: "Use a builtin op",
         description: "Compute the same thing with burn's own tensor ops, which support autodiff on every backend.",
-        before: call(Fix::None),
+        before: call(*current_fix),
         after: call(Fix::Builtin),
         action: FixAction::Builtin,
     };
+    let float = !op.takes_int_input();
     match kind {
-        PanicKind::WrappedTensorHasNoArm { cfg_off: false, .. }
-        | PanicKind::ContextRefused { cfg_off: false, .. } => {
-            vec![declare_autodiff(), detach(), builtin()]
-        }
-        PanicKind::WrappedTensorHasNoArm { cfg_off: true, .. }
-        | PanicKind::ContextRefused { cfg_off: true, .. } => vec![
-            FixOffer {
-                label: "Enable the feature",
-                description: "Build with the autodiff feature on: the cfg holds, the arms it gates are compiled in, and the routing calls the op's Autodiff<B, C> impl — the same code as listing Autodiff without a cfg.",
-                before: "[features]\nautodiff = []\n\n$ cargo run".to_owned(),
-                after: "[features]\nautodiff = []\n\n$ cargo run --features autodiff".to_owned(),
-                action: FixAction::DeclareAutodiff,
-            },
+        PanicKind::WrappedTensorHasNoArm { cfg_off: false, .. } => vec![
+            declared_autodiff(
+                "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, which records the op for backward().",
+            ),
             detach(),
             builtin(),
         ],
-        PanicKind::BackendHasNoArm { backend }
-            if backend.as_str() == BackendChoice::Cpu.selector() =>
-        {
-            vec![
-                FixOffer {
+        PanicKind::ContextRefused { cfg_off: false, .. } => vec![
+            declared_autodiff(
+                "List the Autodiff selector (its Autodiff<B, C> impl must exist too): the routing then accepts the enabled autodiff context and runs the concrete implementation inside it. Ints carry no gradient, so the impl itself is never called.",
+            ),
+            detach(),
+            builtin(),
+        ],
+        PanicKind::WrappedTensorHasNoArm { cfg_off: true, .. }
+        | PanicKind::ContextRefused { cfg_off: true, .. } => vec![
+            feature_on(if float {
+                "Build with the autodiff feature on: the cfg holds, the arms it gates are compiled in, and the routing calls the op's Autodiff<B, C> impl, which records the op for backward()."
+            } else {
+                "Build with the autodiff feature on: the cfg holds, the arms it gates are compiled in, and the routing accepts the enabled autodiff context, running the concrete implementation inside it."
+            }),
+            detach(),
+            builtin(),
+        ],
+        PanicKind::BackendHasNoArm {
+            backend: missing,
+            wrapped,
+        } => {
+            let mut offers = Vec::new();
+            if missing.as_str() == BackendChoice::Cpu.selector() {
+                offers.push(FixOffer {
                     label: "Declare Flex",
-                    description: "List the Flex selector so the routing has an arm for the CPU backend.",
-                    before: declaration_snippet(op, declaration),
-                    after: declaration_snippet(
+                    description: if *wrapped && !declaration.autodiff().in_build() {
+                        "List the Flex selector so the routing has an arm for a Flex tensor. The input is on an autodiff device too, so the op then also needs Autodiff for it."
+                    } else {
+                        "List the Flex selector so the routing has an arm for a Flex tensor."
+                    },
+                    before: declaration_code(op, declaration),
+                    after: declaration_code(
                         op,
                         declaration
                             .with_flex(true)
                             .unwrap_or(Declaration::WITHOUT_AUTODIFF),
                     ),
                     action: FixAction::DeclareFlex,
-                },
-                FixOffer {
-                    label: "Run on WebGPU",
-                    description: "Create the input on the backend the op declares.",
-                    before: "let device = Device::flex();".to_owned(),
-                    after: "let device = Device::wgpu_options().init_async().await?;".to_owned(),
-                    action: FixAction::UseGpu,
-                },
-                builtin(),
-            ]
+                });
+                if *gpu_available && *backend == BackendChoice::Cpu {
+                    offers.push(FixOffer {
+                        label: "Run on WebGPU",
+                        description: "Create the input on the WebGPU backend, which the op declares (Cube).",
+                        before: device_code(BackendChoice::Cpu).to_owned(),
+                        after: device_code(BackendChoice::Gpu).to_owned(),
+                        action: FixAction::UseGpu,
+                    });
+                }
+            }
+            offers.push(builtin());
+            offers
         }
-        PanicKind::BackendHasNoArm { .. } => vec![builtin()],
         PanicKind::RequireGradOutsideAutodiff => vec![
             FixOffer {
                 label: "Turn on the grad context",
                 description: "Create the input on an autodiff device, as a training loop does.",
-                before: "let x = Tensor::from_data(data, &device).require_grad();".to_owned(),
-                after: "let x = Tensor::from_data(data, &device.autodiff()).require_grad();"
-                    .to_owned(),
+                before: device_code(*backend).to_owned(),
+                after: format!("{}\n{GRAD_CONTEXT_CODE}", device_code(*backend)),
                 action: FixAction::EnableGradContext,
             },
             FixOffer {
                 label: "Drop require_grad",
                 description: "Without a graph there is no gradient to keep.",
-                before: "let x = Tensor::from_data(data, &device).require_grad();".to_owned(),
-                after: "let x = Tensor::from_data(data, &device);".to_owned(),
+                before: format!("{input}\n{REQUIRE_GRAD_CODE}"),
+                after: input.clone(),
                 action: FixAction::DisableRequireGrad,
             },
         ],
         PanicKind::Other => Vec::new(),
-    }
-}
-
-/// The op's trait declaration, with its `Autodiff<B, C>` impl when it has one.
-pub fn declaration_snippet(op: OpKind, declaration: Declaration) -> String {
-    let (signature, autodiff_impl) = match op {
-        OpKind::Scale => (
-            "fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;",
-            "impl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {\n    fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {\n        // prepare a ScaleBackward step, call B::scale on the inner tensor\n    }\n}",
-        ),
-        OpKind::LeakyRelu => (
-            "fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {\n        // clamp_min, clamp_max, mul_scalar, add: differentiable primitives\n    }",
-            "// The default body composes differentiable primitives: it is the autodiff impl.\nimpl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}",
-        ),
-        OpKind::ShiftIds => (
-            "fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {\n        // int_add_scalar\n    }",
-            "// Ints carry no gradient; the impl only has to exist.\nimpl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}",
-        ),
-    };
-    let mut snippet = format!(
-        "#[backend_extension({})]\npub trait {}: Backend {{\n    {signature}\n}}",
-        declaration.selectors(),
-        op.trait_name()
-    );
-    match declaration.autodiff() {
-        AutodiffDeclared::Absent => {}
-        AutodiffDeclared::Listed => {
-            snippet.push_str("\n\n");
-            snippet.push_str(autodiff_impl);
-        }
-        AutodiffDeclared::CfgOff => {
-            snippet.push_str("\n\n#[cfg(feature = \"autodiff\")]\n");
-            snippet.push_str(autodiff_impl);
-        }
-    }
-    snippet
-}
-
-/// The call site under `fix`, with the parameter as typed.
-pub fn call_snippet(op: OpKind, fix: Fix, param: &str) -> String {
-    let param = param.trim();
-    let input = match (op, fix) {
-        (OpKind::ShiftIds, Fix::Detach) => "ids.without_autodiff()",
-        (OpKind::ShiftIds, _) => "ids",
-        (_, Fix::Detach) => "x.without_autodiff()",
-        _ => "x",
-    };
-    match (op, fix) {
-        (OpKind::Scale, Fix::Builtin) => format!("let y = x.mul_scalar({param});"),
-        (OpKind::LeakyRelu, Fix::Builtin) => format!("let y = activation::leaky_relu(x, {param});"),
-        (OpKind::ShiftIds, Fix::Builtin) => format!("let y = ids.add_scalar({param});"),
-        _ => format!("let y = {}({input}, {param});", op.name()),
     }
 }

@@ -1,25 +1,213 @@
 //! The scenario as a small Cargo project that reproduces it natively: `Cargo.toml`,
 //! `src/main.rs` and a `README.md`, and a `.zip` of them.
 //!
-//! Nothing here is a copy of the playground's ops: the declaration is the catalog's line, written
-//! as the page ran it ([`Declaration::selectors`]); the kernel, the backward step and the
-//! default bodies are the very files the engine compiles (`src/ops/*/`, included here as text);
-//! only the wiring a person writes around them (the trait, its impls, `main`) is spelled out,
-//! without the playground's bookkeeping. `tests/export.rs` builds and runs exported projects and
-//! compares what they print, or the panic they raise, with the playground's outcome.
+//! Nothing here is a second copy of the playground's ops: the declaration is the catalog's line,
+//! written as the page ran it ([`Declaration::selectors`]); the trait is cut from the op's own
+//! source (`src/ops/*/mod.rs`), and its implementations, kernel, backward step and default bodies
+//! are the very files the engine compiles (`src/ops/*/`), included here as text, without the
+//! lines that record which implementation ran ([`without_bookkeeping`]). Only the wiring a
+//! person writes around them (imports, the op as a function of tensors, `main`) is written here.
+//!
+//! The fix snippets the page shows are made here too ([`declaration_code`], [`call_code`]), so
+//! each is code of an exported project: `tests/export.rs` builds and runs those projects and
+//! compares what they print, or the panic they raise, with the playground's outcome, which the
+//! README states.
 
+use crate::model::outcome::Outcome;
 use crate::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario,
 };
+use crate::teach::present::{SHOWN_VALUES, values_text};
 
-/// The scale op's CubeCL kernel and forward passes, as the engine compiles them.
-const SCALE_KERNEL: &str = include_str!("../ops/scale/kernel.rs");
-/// The scale op's `Backward` step, as the engine compiles it.
-const SCALE_BACKWARD: &str = include_str!("../ops/scale/backward.rs");
-/// The leaky_relu op's default body, as the engine compiles it.
-const LEAKY_RELU_BODY: &str = include_str!("../ops/leaky_relu/body.rs");
-/// The shift_ids op's default body, as the engine compiles it.
-const SHIFT_IDS_BODY: &str = include_str!("../ops/shift_ids/body.rs");
+/// The op's own source files, as the engine compiles them.
+struct OpSources {
+    /// `mod.rs`: the trait is cut from its `declare_*` macro.
+    module: &'static str,
+    /// The implementations for the concrete backends.
+    concrete: &'static str,
+    /// The `Autodiff<B, C>` implementation.
+    autodiff: &'static str,
+    /// What only the `Autodiff<B, C>` implementation needs (scale's `Backward` step).
+    autodiff_support: &'static str,
+    /// The kernel and forward passes, or the default body's maths.
+    support: &'static str,
+}
+
+fn sources(op: OpKind) -> OpSources {
+    match op {
+        OpKind::Scale => OpSources {
+            module: include_str!("../ops/scale/mod.rs"),
+            concrete: include_str!("../ops/scale/concrete.rs"),
+            autodiff: include_str!("../ops/scale/autodiff.rs"),
+            autodiff_support: include_str!("../ops/scale/backward.rs"),
+            support: include_str!("../ops/scale/kernel.rs"),
+        },
+        OpKind::LeakyRelu => OpSources {
+            module: include_str!("../ops/leaky_relu/mod.rs"),
+            concrete: include_str!("../ops/leaky_relu/concrete.rs"),
+            autodiff: include_str!("../ops/leaky_relu/autodiff.rs"),
+            autodiff_support: "",
+            support: include_str!("../ops/leaky_relu/body.rs"),
+        },
+        OpKind::ShiftIds => OpSources {
+            module: include_str!("../ops/shift_ids/mod.rs"),
+            concrete: include_str!("../ops/shift_ids/concrete.rs"),
+            autodiff: include_str!("../ops/shift_ids/autodiff.rs"),
+            autodiff_support: "",
+            support: include_str!("../ops/shift_ids/body.rs"),
+        },
+    }
+}
+
+/// The engine's source as a person writes it: without the lines that record which
+/// implementation ran (`trace::…`), the playground's only bookkeeping inside its ops.
+pub fn without_bookkeeping(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.contains("trace::"))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// The op's trait as the engine declares it (cut from its `declare_*` macro in `mod.rs`, from the
+/// doc comment to the closing brace), under `declaration`'s selectors.
+fn trait_code(op: OpKind, declaration: Declaration) -> String {
+    let lines: Vec<&str> = sources(op).module.lines().collect();
+    let attribute = lines
+        .iter()
+        .position(|line| {
+            line.trim_start()
+                .starts_with("#[burn::backend::backend_extension(")
+        })
+        .expect("the op's declare macro has the attribute");
+    let indent = lines[attribute].len() - lines[attribute].trim_start().len();
+    let first = (0..attribute)
+        .rev()
+        .take_while(|&index| lines[index].trim_start().starts_with("///"))
+        .last()
+        .unwrap_or(attribute);
+    let closing = format!("{}}}", " ".repeat(indent));
+    let last = (attribute..lines.len())
+        .find(|&index| lines[index] == closing)
+        .expect("the trait's closing brace");
+    let text: String = lines[first..=last]
+        .iter()
+        .map(|line| {
+            if line
+                .trim_start()
+                .starts_with("#[burn::backend::backend_extension(")
+            {
+                format!("#[backend_extension({})]\n", declaration.selectors())
+            } else {
+                format!("{}\n", line.get(indent..).unwrap_or("").trim_end())
+            }
+        })
+        .collect();
+    without_bookkeeping(&text)
+}
+
+/// The cfg attribute the declaration puts on `Autodiff` (`#[cfg(feature = "autodiff")]`), read
+/// from its selectors as written; empty when `Autodiff` is listed plainly or not at all.
+fn autodiff_gate(declaration: Declaration) -> String {
+    declaration
+        .selectors()
+        .split_once("Autodiff:")
+        .map(|(_, cfg)| format!("#[{}]\n", cfg.trim()))
+        .unwrap_or_default()
+}
+
+/// Puts `gate` (a cfg attribute, or nothing) on every item of `items`: the top-level lines that
+/// start an item (`struct`, `impl`, or their attributes and docs).
+fn gated_items(gate: &str, items: &str) -> String {
+    if gate.is_empty() {
+        return items.trim_end().to_owned();
+    }
+    let mut out = String::new();
+    let mut at_item_start = true;
+    for line in items.trim_end().lines() {
+        if at_item_start && !line.trim().is_empty() && !line.starts_with(' ') {
+            out.push_str(gate);
+            at_item_start = false;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if line == "}" || line.ends_with(';') && !line.starts_with(' ') {
+            at_item_start = true;
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+/// The op's declaration as the page shows it in a fix: the trait under `declaration`'s selectors
+/// and, when the declaration lists `Autodiff`, the op's `Autodiff<B, C>` implementation (behind
+/// the same cfg as the selector). Exactly as it stands in the exported `src/main.rs`.
+pub fn declaration_code(op: OpKind, declaration: Declaration) -> String {
+    let mut code = trait_code(op, declaration).trim_end().to_owned();
+    if declaration.autodiff() != AutodiffDeclared::Absent {
+        code.push_str("\n\n");
+        code.push_str(&gated_items(
+            &autodiff_gate(declaration),
+            &without_bookkeeping(sources(op).autodiff),
+        ));
+    }
+    code
+}
+
+/// Where an op is called: the tensor expression it gets, the name of the result, and the
+/// parameter as a Rust literal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    /// The tensor argument, e.g. `x.clone()` or `h`.
+    pub input: String,
+    /// The binding of the result, e.g. `y`.
+    pub output: String,
+    /// The parameter, e.g. `2.5` or `1000`.
+    pub param: String,
+}
+
+impl CallSite {
+    /// The call in a single run's exported `main`: on the input `x` (`ids` for an int op),
+    /// with the parameter the run used.
+    pub fn single_run(args: &OpArgs) -> CallSite {
+        let (input, param) = match args {
+            OpArgs::Scale { factor, .. } => ("x.clone()", float_literal(*factor)),
+            OpArgs::LeakyRelu { slope, .. } => ("x.clone()", float_literal(*slope)),
+            OpArgs::ShiftIds { offset, .. } => ("ids", offset.to_string()),
+        };
+        CallSite {
+            input: input.to_owned(),
+            output: "y".to_owned(),
+            param,
+        }
+    }
+}
+
+/// `2.5`, `2.0`, `1e-7`: an `f32` as a Rust literal that reads back exactly.
+pub fn float_literal(value: f32) -> String {
+    format!("{value:?}")
+}
+
+/// The statement that calls `op` at `site` under `fix`: the op through its generated routing, on
+/// the input without autodiff (the no-grad fix), or burn's builtin ops instead (the builtin fix).
+/// Exactly as it stands in an exported `main`.
+pub fn call_code(op: OpKind, fix: Fix, site: &CallSite) -> String {
+    let CallSite {
+        input,
+        output,
+        param,
+    } = site;
+    match (fix, op) {
+        (Fix::None, _) => format!("let {output} = {}({input}, {param});", op.name()),
+        (Fix::Detach, _) => format!(
+            "let {output} = {}({input}.without_autodiff(), {param});",
+            op.name()
+        ),
+        (Fix::Builtin, OpKind::Scale) => format!("let {output} = {input}.mul_scalar({param});"),
+        (Fix::Builtin, OpKind::LeakyRelu) => {
+            format!("let {output} = burn::tensor::activation::leaky_relu({input}, {param});")
+        }
+        (Fix::Builtin, OpKind::ShiftIds) => format!("let {output} = {input}.add_scalar({param});"),
+    }
+}
 
 /// One file of the project.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +225,49 @@ pub struct Project {
     pub name: String,
     /// `Cargo.toml`, `src/main.rs`, `README.md`.
     pub files: Vec<ProjectFile>,
+}
+
+impl Project {
+    /// The text of the file at `path`.
+    pub fn file(&self, path: &str) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|file| file.path == path)
+            .map(|file| file.text.as_str())
+    }
+}
+
+/// What a run of the scenario showed, as the exported program shows it: the lines it prints, or
+/// the message it panics with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// `y = …` and, when autodiff tracked `y`, `dsum(y)/dx = …`.
+    Printed(Vec<String>),
+    /// burn's panic message.
+    Panicked(String),
+}
+
+impl Shown {
+    /// What `outcome` showed, or `None` for a run that did not finish.
+    pub fn of(outcome: &Outcome) -> Option<Shown> {
+        match outcome {
+            Outcome::Completed(completed) => {
+                let mut lines = vec![format!(
+                    "y = {}",
+                    values_text(&completed.output.values, completed.output.elements())
+                )];
+                if let Some(gradient) = &completed.gradient {
+                    lines.push(format!(
+                        "dsum(y)/dx = {}",
+                        values_text(&gradient.values, gradient.elements())
+                    ));
+                }
+                Some(Shown::Printed(lines))
+            }
+            Outcome::Panicked(report) => Some(Shown::Panicked(report.message.clone())),
+            Outcome::Failed(_) => None,
+        }
+    }
 }
 
 /// The package name for a scenario: `scale-cube-flex-grad-none`.
@@ -58,8 +289,9 @@ fn package_name(scenario: &Scenario) -> String {
     )
 }
 
-/// Exports `scenario` as a Cargo project.
-pub fn export(scenario: &Scenario) -> Project {
+/// Exports `scenario`; `shown` is what the playground showed when it ran it (written into the
+/// README), if it did.
+pub fn export(scenario: &Scenario, shown: Option<&Shown>) -> Project {
     let name = package_name(scenario);
     Project {
         files: vec![
@@ -73,7 +305,7 @@ pub fn export(scenario: &Scenario) -> Project {
             },
             ProjectFile {
                 path: "README.md".to_owned(),
-                text: readme(&name, scenario),
+                text: readme(&name, scenario, shown),
             },
         ],
         name,
@@ -88,13 +320,21 @@ fn cargo_toml(name: &str, scenario: &Scenario) -> String {
     } else {
         ""
     };
-    let feature = if scenario.declaration.autodiff() == AutodiffDeclared::CfgOff {
-        "\n[features]\n\
-         # The op lists `Autodiff` behind this feature. Off by default, as on the playground's page:\n\
-         # `cargo run --features autodiff` turns it on.\n\
-         autodiff = []\n"
-    } else {
-        ""
+    let feature = match scenario.declaration.autodiff() {
+        AutodiffDeclared::CfgOff => {
+            "\n[features]\n\
+             # The op lists `Autodiff` behind this feature. Off by default, as on the playground's page:\n\
+             # `cargo run --features autodiff` turns it on.\n\
+             autodiff = []\n"
+        }
+        AutodiffDeclared::CfgOn => {
+            "\n[features]\n\
+             # The op lists `Autodiff` behind this feature, on by default, as on the playground's page:\n\
+             # `cargo run --no-default-features` turns it off.\n\
+             default = [\"autodiff\"]\n\
+             autodiff = []\n"
+        }
+        AutodiffDeclared::Absent | AutodiffDeclared::Listed => "",
     };
     format!(
         "[package]\n\
@@ -143,160 +383,62 @@ fn values_statement(element: &str, items: &[String]) -> String {
     out + "    ];\n"
 }
 
-/// The statement holding the scenario's input values, the tensor's shape and rank.
-fn input_literal(scenario: &Scenario) -> (String, String, usize) {
+/// The statement holding the scenario's input values.
+fn input_literal(scenario: &Scenario) -> String {
     match &scenario.args {
-        OpArgs::Scale { x, .. } | OpArgs::LeakyRelu { x, .. } => (
-            values_statement(
-                "f32",
-                &x.values
-                    .iter()
-                    .map(|value| format!("{value:?}"))
-                    .collect::<Vec<_>>(),
-            ),
-            format!("{:?}", x.shape),
-            x.shape.len(),
+        OpArgs::Scale { x, .. } | OpArgs::LeakyRelu { x, .. } => values_statement(
+            "f32",
+            &x.values
+                .iter()
+                .map(|value| float_literal(*value))
+                .collect::<Vec<_>>(),
         ),
-        OpArgs::ShiftIds { ids, .. } => (
-            values_statement(
-                "i32",
-                &ids.values.iter().map(i32::to_string).collect::<Vec<_>>(),
-            ),
-            format!("{:?}", ids.shape),
-            ids.shape.len(),
+        OpArgs::ShiftIds { ids, .. } => values_statement(
+            "i32",
+            &ids.values.iter().map(i32::to_string).collect::<Vec<_>>(),
         ),
     }
 }
 
-/// `#[cfg(feature = "autodiff")]\n` for a declaration that gates `Autodiff` behind it.
-fn autodiff_gate(declaration: Declaration) -> &'static str {
-    match declaration.autodiff() {
-        AutodiffDeclared::CfgOff => "#[cfg(feature = \"autodiff\")]\n",
-        _ => "",
-    }
-}
-
-/// The op's trait, its implementations and its kernel or body.
+/// The op's trait, its implementations, and its kernel or body.
 fn op_source(op: OpKind, declaration: Declaration) -> String {
-    let selectors = declaration.selectors();
-    let with_autodiff = declaration.autodiff() != AutodiffDeclared::Absent;
-    let gate = autodiff_gate(declaration);
+    let sources = sources(op);
+    let mut parts = vec![declaration_code(op, declaration)];
+    parts.push(without_bookkeeping(sources.concrete).trim_end().to_owned());
+    if declaration.autodiff() != AutodiffDeclared::Absent && !sources.autodiff_support.is_empty() {
+        parts.push(gated_items(
+            &autodiff_gate(declaration),
+            sources.autodiff_support,
+        ));
+    }
+    parts.push(sources.support.trim_end().to_owned());
+    parts.push(op_function(op).to_owned());
+    parts.join("\n\n")
+}
+
+/// The op as a function of tensors, as a person wraps a custom op: the one place the exported
+/// program goes through the routing `#[backend_extension]` generated.
+fn op_function(op: OpKind) -> &'static str {
     match op {
         OpKind::Scale => {
-            let autodiff = if with_autodiff {
-                format!(
-                    "/// The op under autodiff: runs `B::scale` on the inner tensor and records a\n\
-                     /// `ScaleBackward` step, so `backward()` can carry the gradient through.\n\
-                     {gate}impl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {{\n    \
-                     fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {{\n        \
-                     let (primitive, node) = x.into_parts();\n        \
-                     match ScaleBackward\n            \
-                     .prepare::<C>([node])\n            \
-                     .compute_bound()\n            \
-                     .stateful()\n        \
-                     {{\n            \
-                     // The backward needs only the factor, not the input or output.\n            \
-                     OpsKind::Tracked(prep) => prep.finish(factor, B::scale(primitive, factor)),\n            \
-                     OpsKind::UnTracked(prep) => prep.finish(B::scale(primitive, factor)),\n        \
-                     }}\n    \
-                     }}\n\
-                     }}\n\n\
-                     {}\n",
-                    gated_items(gate, SCALE_BACKWARD)
-                )
-            } else {
-                String::new()
-            };
-            format!(
-                "/// The `scale` op: `factor · x`, element-wise.\n\
-                 #[backend_extension({selectors})]\n\
-                 pub trait ScaleOps: Backend {{\n    \
-                 /// Multiplies every element of `x` by `factor`.\n    \
-                 fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;\n\
-                 }}\n\n\
-                 impl ScaleOps for Cube {{\n    \
-                 fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {{\n        \
-                 forward_cube(x, factor)\n    \
-                 }}\n\
-                 }}\n\n\
-                 impl ScaleOps for Flex {{\n    \
-                 fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {{\n        \
-                 forward_flex(x, factor)\n    \
-                 }}\n\
-                 }}\n\n\
-                 {autodiff}{SCALE_KERNEL}"
-            )
+            "/// `scale` on tensors: through the routing `#[backend_extension]` generated for `ScaleOps`.\n\
+             fn scale<const D: usize>(x: Tensor<D>, factor: f32) -> Tensor<D> {\n    \
+             Tensor::from_dispatch(<Dispatch as ScaleOps>::scale(x.into_dispatch(), factor))\n\
+             }"
         }
-        OpKind::LeakyRelu => format!(
-            "/// The `leaky_relu` op. Its default body composes differentiable primitives, so the\n\
-             /// same body serves every backend, autodiff included.\n\
-             #[backend_extension({selectors})]\n\
-             pub trait LeakyReluOps: Backend {{\n    \
-             /// `x` where positive, `slope · x` elsewhere.\n    \
-             fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {{\n        \
-             leaky_relu_body::<Self>(x, slope)\n    \
-             }}\n\
-             }}\n\n\
-             impl LeakyReluOps for Cube {{}}\n\
-             impl LeakyReluOps for Flex {{}}\n\
-             {}\n\
-             {LEAKY_RELU_BODY}",
-            if with_autodiff {
-                format!(
-                    "\n/// Under autodiff the default body is the implementation: its primitives record\n\
-                     /// their own backward steps.\n\
-                     {gate}impl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {{}}\n"
-                )
-            } else {
-                String::new()
-            }
-        ),
-        OpKind::ShiftIds => format!(
-            "/// The `shift_ids` op: moves token ids, an int tensor, by an offset.\n\
-             #[backend_extension({selectors})]\n\
-             pub trait ShiftIdsOps: Backend {{\n    \
-             /// Adds `offset` to every id.\n    \
-             fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {{\n        \
-             shift_ids_body::<Self>(ids, offset)\n    \
-             }}\n\
-             }}\n\n\
-             impl ShiftIdsOps for Cube {{}}\n\
-             impl ShiftIdsOps for Flex {{}}\n\
-             {}\n\
-             {SHIFT_IDS_BODY}",
-            if with_autodiff {
-                format!(
-                    "\n/// Ints carry no gradient: the impl only has to exist for the routing to accept an\n\
-                     /// autodiff context.\n\
-                     {gate}impl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {{}}\n"
-                )
-            } else {
-                String::new()
-            }
-        ),
-    }
-}
-
-/// Puts `gate` (a cfg attribute, or nothing) on every item of `items`: the top-level lines that
-/// start an item (`struct`, `impl`, or their attributes and docs).
-fn gated_items(gate: &str, items: &str) -> String {
-    if gate.is_empty() {
-        return items.trim_end().to_owned();
-    }
-    let mut out = String::new();
-    let mut at_item_start = true;
-    for line in items.trim_end().lines() {
-        if at_item_start && !line.trim().is_empty() && !line.starts_with(' ') {
-            out.push_str(gate);
-            at_item_start = false;
+        OpKind::LeakyRelu => {
+            "/// `leaky_relu` on tensors: through the routing `#[backend_extension]` generated.\n\
+             fn leaky_relu<const D: usize>(x: Tensor<D>, slope: f32) -> Tensor<D> {\n    \
+             Tensor::from_dispatch(<Dispatch as LeakyReluOps>::leaky_relu(x.into_dispatch(), slope))\n\
+             }"
         }
-        out.push_str(line);
-        out.push('\n');
-        if line == "}" || line.ends_with(';') && !line.starts_with(' ') {
-            at_item_start = true;
+        OpKind::ShiftIds => {
+            "/// `shift_ids` on tensors: through the routing `#[backend_extension]` generated.\n\
+             fn shift_ids<const D: usize>(ids: Tensor<D, Int>, offset: i32) -> Tensor<D, Int> {\n    \
+             Tensor::from_dispatch(<Dispatch as ShiftIdsOps>::shift_ids(ids.into_dispatch(), offset))\n\
+             }"
         }
     }
-    out.trim_end().to_owned()
 }
 
 fn uses(op: OpKind, declaration: Declaration) -> String {
@@ -349,72 +491,62 @@ fn uses(op: OpKind, declaration: Declaration) -> String {
     uses
 }
 
-/// The call as the scenario makes it: the statements that compute `y` (a `tensor_type`) from the
-/// input.
-fn call_statements(scenario: &Scenario, tensor_type: &str) -> String {
-    let op = scenario.args.kind();
-    let (input, param) = match &scenario.args {
-        OpArgs::Scale { factor, .. } => ("x", format!("{factor:?}")),
-        OpArgs::LeakyRelu { slope, .. } => ("x", format!("{slope:?}")),
-        OpArgs::ShiftIds { offset, .. } => ("ids", offset.to_string()),
-    };
-    match (scenario.fix, op) {
-        (Fix::Builtin, OpKind::Scale) => {
-            format!("    let y = {input}.clone().mul_scalar({param});\n")
+/// The statement that makes the device a scenario's input lives on.
+pub fn device_code(backend: BackendChoice) -> &'static str {
+    match backend {
+        BackendChoice::Gpu => {
+            "let device = Device::wgpu_options().init().expect(\"a GPU adapter\");"
         }
-        (Fix::Builtin, OpKind::LeakyRelu) => {
-            format!("    let y = burn::tensor::activation::leaky_relu({input}.clone(), {param});\n")
-        }
-        (Fix::Builtin, OpKind::ShiftIds) => {
-            format!("    let y = {input}.clone().add_scalar({param});\n")
-        }
-        (fix, _) => {
-            let detach = if fix == Fix::Detach {
-                ".without_autodiff()"
-            } else {
-                ""
-            };
-            format!(
-                "    let input = {input}.clone(){detach}.into_dispatch();\n    \
-                 let output = <Dispatch as {}>::{}(input, {param});\n    \
-                 let y: {tensor_type} = Tensor::from_dispatch(output);\n",
-                op.trait_name(),
-                op.name()
-            )
-        }
+        BackendChoice::Cpu => "let device = Device::flex();",
+    }
+}
+
+/// The statement that puts the device in a grad context, as a training loop does.
+pub const GRAD_CONTEXT_CODE: &str = "let device = device.autodiff();";
+
+/// The statement that marks the input for the autodiff graph.
+pub const REQUIRE_GRAD_CODE: &str = "let x = x.require_grad();";
+
+/// The statement that creates the input tensor from `values`.
+pub fn input_code(args: &OpArgs) -> String {
+    let shape = args.shape();
+    let rank = shape.len();
+    if args.kind().takes_int_input() {
+        format!(
+            "let ids = Tensor::<{rank}, Int>::from_data(TensorData::new(values, {shape:?}), &device);"
+        )
+    } else {
+        format!("let x = Tensor::<{rank}>::from_data(TensorData::new(values, {shape:?}), &device);")
     }
 }
 
 fn main_fn(scenario: &Scenario) -> String {
     let op = scenario.args.kind();
     let int = op.takes_int_input();
-    let (values, shape, rank) = input_literal(scenario);
-    let input = if int { "ids" } else { "x" };
-    let kind = if int {
-        format!("Tensor::<{rank}, Int>")
-    } else {
-        format!("Tensor::<{rank}>")
-    };
+    let values = input_literal(scenario);
     let device = match scenario.backend {
-        BackendChoice::Gpu => {
-            "    // WebGPU, Vulkan, Metal or DX12 through burn-wgpu (the playground's WebGPU).\n    \
-             let device = Device::wgpu_options().init().expect(\"a GPU adapter\");\n"
-        }
-        BackendChoice::Cpu => {
-            "    // burn-flex, the CPU backend.\n    let device = Device::flex();\n"
-        }
+        BackendChoice::Gpu => format!(
+            "    // WebGPU, Vulkan, Metal or DX12 through burn-wgpu (the playground's WebGPU).\n    {}\n",
+            device_code(BackendChoice::Gpu)
+        ),
+        BackendChoice::Cpu => format!(
+            "    // burn-flex, the CPU backend.\n    {}\n",
+            device_code(BackendChoice::Cpu)
+        ),
     };
     let grad = if scenario.grad_context {
-        "    // The grad context of a training loop: the tensors live on an autodiff device.\n    \
-         let device = device.autodiff();\n"
+        format!(
+            "    // The grad context of a training loop: the tensors live on an autodiff device.\n    {GRAD_CONTEXT_CODE}\n"
+        )
     } else {
-        ""
+        String::new()
     };
     let require_grad = if scenario.require_grad && !int {
-        "    let x = x.require_grad();\n"
+        format!("    {REQUIRE_GRAD_CODE}\n")
     } else {
-        ""
+        String::new()
     };
+    let input = input_code(&scenario.args);
     let fix_comment = match scenario.fix {
         Fix::None => "    // The custom op, called through the routing burn's macro generated.\n",
         Fix::Detach => {
@@ -430,32 +562,35 @@ fn main_fn(scenario: &Scenario) -> String {
          if y.is_tracked() {\n        \
          let grads = y.sum().backward();\n        \
          if let Some(gradient) = x.grad(&grads) {\n            \
-         println!(\"dsum(y)/dx = {}\", shown(gradient.to_data().iter::<f32>()));\n        \
+         println!(\"dsum(y)/dx = {}\", shown(gradient.to_data().iter::<f32>().collect()));\n        \
          }\n    \
          }\n"
         .to_owned()
     };
+    let call = call_code(op, scenario.fix, &CallSite::single_run(&scenario.args));
     format!(
         "fn main() {{\n\
-         {device}{grad}{values}    let {input} = {kind}::from_data(TensorData::new(values, {shape}), &device);\n\
+         {device}{grad}{values}    {input}\n\
          {require_grad}\n\
-         {fix_comment}{call}    println!(\"y = {{}}\", shown(y.to_data().iter::<{element}>()));\n\
+         {fix_comment}    {call}\n    \
+         println!(\"y = {{}}\", shown(y.to_data().iter::<{element}>().collect()));\n\
          {gradient}}}\n\n\
-         /// Values as the playground shows them: each in Rust's shortest exact form, comma-separated.\n\
-         fn shown<T: ToString>(values: impl Iterator<Item = T>) -> String {{\n    \
-         values\n        \
-         .map(|value| value.to_string())\n        \
-         .collect::<Vec<_>>()\n        \
-         .join(\", \")\n\
+         /// Values as the playground shows them: each in Rust's shortest exact form, comma-separated,\n\
+         /// the first {SHOWN_VALUES} of them.\n\
+         fn shown<T: ToString>(values: Vec<T>) -> String {{\n    \
+         let mut parts: Vec<String> = values.iter().take({SHOWN_VALUES}).map(T::to_string).collect();\n    \
+         if values.len() > {SHOWN_VALUES} {{\n        \
+         parts.push(format!(\"… ({{}} more)\", values.len() - {SHOWN_VALUES}));\n    \
+         }}\n    \
+         parts.join(\", \")\n\
          }}\n",
-        call = call_statements(scenario, &kind.replace("::", "")),
     )
 }
 
 fn main_rs(scenario: &Scenario) -> String {
     let op = scenario.args.kind();
     format!(
-        "//! {title}\n//!\n//! Exported from the Burn Extension Playground. `cargo run` reproduces what the page showed;\n//! README.md says what that is and how each fix changes it.\n\n{uses}\n{source}\n{main}",
+        "//! {title}\n//!\n//! Exported from the Burn Extension Playground. `cargo run` reproduces what the page showed;\n//! README.md says what that was.\n\n{uses}\n{source}\n\n{main}",
         title = title(scenario),
         uses = uses(op, scenario.declaration),
         source = op_source(op, scenario.declaration).trim_end(),
@@ -465,9 +600,14 @@ fn main_rs(scenario: &Scenario) -> String {
 
 fn title(scenario: &Scenario) -> String {
     format!(
-        "`{}` declared `#[backend_extension({})]`, called {}{}.",
+        "`{}` declared `#[backend_extension({})]`{}, called {}{}.",
         scenario.args.kind().name(),
         scenario.declaration.selectors(),
+        match scenario.declaration.autodiff() {
+            AutodiffDeclared::CfgOff => " with the feature off",
+            AutodiffDeclared::CfgOn => " with the feature on",
+            AutodiffDeclared::Absent | AutodiffDeclared::Listed => "",
+        },
         if scenario.grad_context {
             "in a grad context (an autodiff device, as in a training loop)"
         } else {
@@ -481,13 +621,37 @@ fn title(scenario: &Scenario) -> String {
     )
 }
 
-fn readme(name: &str, scenario: &Scenario) -> String {
-    let cfg_note = if scenario.declaration.autodiff() == AutodiffDeclared::CfgOff {
-        "\nThe op lists `Autodiff` behind `cfg(feature = \"autodiff\")`, and the feature is off by\n\
-         default: the generated arms for an autodiff context are compiled out. Run\n\
-         `cargo run --features autodiff` to compile them in.\n"
-    } else {
-        ""
+/// The README: what the project is, and what the playground showed when it ran the scenario.
+fn readme(name: &str, scenario: &Scenario, shown: Option<&Shown>) -> String {
+    let backend = match scenario.backend {
+        BackendChoice::Gpu => "WebGPU",
+        BackendChoice::Cpu => "the CPU backend (burn-flex)",
+    };
+    let outcome = match shown {
+        Some(Shown::Printed(lines)) => format!(
+            "On the playground's page this scenario ran on {backend} and showed what `cargo run`\n\
+             prints:\n\n```text\n{}\n```\n",
+            lines.join("\n")
+        ),
+        Some(Shown::Panicked(message)) => format!(
+            "On the playground's page this scenario panicked on {backend}, with the message\n\
+             `cargo run` panics with:\n\n```text\n{message}\n```\n"
+        ),
+        None => "The playground had not finished a run of this scenario when it was exported.\n"
+            .to_owned(),
+    };
+    let feature = match scenario.declaration.autodiff() {
+        AutodiffDeclared::CfgOff => {
+            "\nThe op lists `Autodiff` behind `cfg(feature = \"autodiff\")`, and the feature is off by\n\
+             default, so the generated arms for an autodiff context are compiled out. Run\n\
+             `cargo run --features autodiff` to compile them in.\n"
+        }
+        AutodiffDeclared::CfgOn => {
+            "\nThe op lists `Autodiff` behind `cfg(feature = \"autodiff\")`, and the feature is on by\n\
+             default. `cargo run --no-default-features` compiles the arms for an autodiff context\n\
+             out.\n"
+        }
+        AutodiffDeclared::Absent | AutodiffDeclared::Listed => "",
     };
     format!(
         "# {name}\n\n\
@@ -496,15 +660,7 @@ fn readme(name: &str, scenario: &Scenario) -> String {
          chosen there, its implementations (the CubeCL backend's and the Flex CPU backend's, and the\n\
          `Autodiff<B, C>` one when `Autodiff` is declared) and a `main` that calls it as the page did.\n\n\
          ```sh\ncargo run\n```\n\n\
-         It prints the output `y` (and the gradient of `sum(y)` when autodiff tracks it), or panics\n\
-         with burn's own message, raised by the routing `#[backend_extension]` generates.\n{cfg_note}\n\
-         ## The fixes\n\n\
-         - Declare `Autodiff` (and implement the op for `Autodiff<B, C>`): the routing then calls that\n  \
-         impl in a grad context, and gradients flow.\n\
-         - Call the op on `x.without_autodiff()`: it runs on the concrete backend, but no gradient\n  \
-         reaches whatever feeds it.\n\
-         - Use burn's builtin tensor ops instead of the custom op: they support autodiff everywhere.\n\
-         - For a backend the op does not declare, list its selector (`Cube`, `Flex`).\n",
+         {outcome}{feature}",
         title = title(scenario),
     )
 }

@@ -349,12 +349,13 @@ fn parse_flag(value: &str, yes: &str, no: &str) -> Result<bool, UrlProblem> {
 }
 
 /// What a declaration says about autodiff, in links: `no`, `yes` (listed), `cfg_off` (listed
-/// behind a cfg that is off).
+/// behind a cfg, built with its feature off), `cfg_on` (the same, feature on).
 pub fn autodiff_name(autodiff: AutodiffDeclared) -> &'static str {
     match autodiff {
         AutodiffDeclared::Absent => "no",
         AutodiffDeclared::Listed => "yes",
         AutodiffDeclared::CfgOff => "cfg_off",
+        AutodiffDeclared::CfgOn => "cfg_on",
     }
 }
 

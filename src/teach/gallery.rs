@@ -15,26 +15,31 @@ use crate::model::gallery_case::GalleryCase;
 use crate::model::scenario::{BackendChoice, Declaration, Fix, OpKind};
 use crate::teach::form::Form;
 
-/// The code the engine runs for `case`, as its card shows it (`gpu` is the WebGPU device, `cpu`
-/// is `Device::flex()`; `engine::gallery` runs exactly these lines).
-pub fn snippet(case: GalleryCase) -> &'static str {
-    match case {
-        GalleryCase::CatAcrossBackends => {
-            "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTensor::cat(vec![a, b], 0);"
-        }
-        GalleryCase::BackendMoveOutOfAutodiff => {
-            "let x = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\n<Dispatch as FloatTensorOps<Dispatch>>::float_to_device(\n    x.into_dispatch(),\n    cpu.as_dispatch(),\n);"
-        }
-        GalleryCase::TransactionAcrossBackends => {
-            "let a = Tensor::<1>::from_floats([1.0], &gpu);\nlet b = Tensor::<1>::from_floats([2.0], &cpu);\nTransaction::default().register(a).register(b).execute_async().await;"
-        }
-        GalleryCase::TransactionAutodiffAcrossBackends => {
-            "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &cpu.autodiff());\nTransaction::default().register(a).register(b).execute_async().await;"
-        }
-        GalleryCase::TransactionAutodiffThenPlain => {
-            "let a = Tensor::<1>::from_floats([1.0], &gpu.autodiff());\nlet b = Tensor::<1>::from_floats([2.0], &gpu);\nTransaction::default().register(a).register(b).execute_async().await;"
-        }
-    }
+/// The engine's gallery source: each case's code is cut from it.
+const ENGINE_GALLERY: &str = include_str!("../engine/gallery.rs");
+
+/// The code the engine runs for `case`, as its card shows it: the lines between the case's
+/// `// case:` and `// end case` markers in `engine/gallery.rs`, dedented (`gpu` is the WebGPU
+/// device, `cpu` is `Device::flex()`).
+pub fn snippet(case: GalleryCase) -> String {
+    let marker = format!("// case: {case:?}");
+    let lines: Vec<&str> = ENGINE_GALLERY
+        .lines()
+        .skip_while(|line| line.trim() != marker)
+        .skip(1)
+        .take_while(|line| line.trim() != "// end case")
+        .collect();
+    let indent = lines
+        .iter()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    lines
+        .iter()
+        .map(|line| line.get(indent..).unwrap_or("").trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// What a gallery card loads and runs.

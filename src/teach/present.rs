@@ -1,6 +1,7 @@
 //! Turning outcomes into the words and numbers the page shows. Pure functions, tested natively.
 
 use crate::model::outcome::{Completed, ImplCall, PanicLocation, Phase, Route, Values};
+use crate::model::scenario::BackendChoice;
 
 /// Values shown before a list is cut short: all the engine sends.
 pub const SHOWN_VALUES: usize = crate::model::protocol::VALUES_SENT;
@@ -20,6 +21,37 @@ pub fn values_text(values: &Values, elements: usize) -> String {
         parts.push(format!("… ({} more)", elements - shown));
     }
     parts.join(", ")
+}
+
+/// `x` to three significant digits, as a person reads a loss: `2.39`, `0.188`, `12.3`,
+/// `4.96e-10`, `1.23e6`; `NaN` and `inf` as such. Exact values stay in the data; this is for
+/// sentences.
+pub fn significant(x: f32) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    let exponent = x.abs().log10().floor() as i32;
+    if !(-3..6).contains(&exponent) {
+        let text = format!("{x:.2e}");
+        // `4.90e-10` → `4.9e-10`, `1.00e6` → `1e6`.
+        let (mantissa, power) = text.split_once('e').unwrap_or((&text, "0"));
+        let mantissa = trim_zeros(mantissa);
+        return format!("{mantissa}e{power}");
+    }
+    let decimals = (2 - exponent).max(0) as usize;
+    trim_zeros(&format!("{x:.decimals$}")).to_owned()
+}
+
+/// `2.50` → `2.5`, `3.00` → `3`, `120` → `120`.
+fn trim_zeros(text: &str) -> &str {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        text
+    }
 }
 
 /// `[2, 3]`.
@@ -87,21 +119,24 @@ pub fn route_title(route: Route) -> &'static str {
     }
 }
 
-/// What the route means.
-pub fn route_explanation(route: Route) -> &'static str {
-    match route {
-        Route::Concrete => {
-            "The generated routing found a concrete backend tensor with the autodiff context disabled and called the op's implementation for that backend."
-        }
-        Route::ConcreteInAutodiffContext => {
-            "The routing tensor is an int tensor, which autodiff never wraps. The op lists Autodiff, so the routing accepted the enabled context, ran the concrete implementation and re-wrapped its output in that context."
-        }
-        Route::AutodiffImpl => {
-            "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>, which records the backward step."
-        }
-        Route::Builtin => {
-            "The custom op was not called: burn's own tensor ops computed the result, and their own backward passes give the gradient."
-        }
+/// What the route means, read from the run: the route, whether the output is tracked, whether
+/// there is a gradient.
+pub fn route_explanation(completed: &Completed) -> String {
+    match completed.route {
+        Route::Concrete => "The generated routing found a concrete backend tensor with the autodiff context disabled and called the op's implementation for that backend.".to_owned(),
+        Route::ConcreteInAutodiffContext => "The routing tensor is an int tensor, which autodiff never wraps. The declaration lets the routing accept the enabled autodiff context: it ran the concrete implementation and re-wrapped its output in that context.".to_owned(),
+        Route::AutodiffImpl if completed.output_tracked => "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>, which recorded the op for backward().".to_owned(),
+        Route::AutodiffImpl => "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>. The input does not require a gradient, so nothing was recorded for backward().".to_owned(),
+        Route::Builtin if completed.gradient.is_some() => "The custom op was not called: burn's own tensor ops computed the result, and their own backward passes gave the gradient.".to_owned(),
+        Route::Builtin => "The custom op was not called: burn's own tensor ops computed the result.".to_owned(),
+    }
+}
+
+/// The backend's name on the page.
+pub fn backend_text(backend: BackendChoice) -> &'static str {
+    match backend {
+        BackendChoice::Gpu => "WebGPU",
+        BackendChoice::Cpu => "CPU",
     }
 }
 
@@ -121,7 +156,7 @@ pub fn missing_gradient_reason(completed: &Completed) -> Option<&'static str> {
     } else if !completed.input.autodiff {
         "No gradient: the input is not on an autodiff device, so nothing is tracked."
     } else if detached {
-        "No gradient: the op received the input detached (without_autodiff()), so backward() cannot reach it. The op runs, but in a training loop whatever feeds it stops learning."
+        "No gradient: the op received the input detached (without_autodiff()), so backward() cannot reach it."
     } else if !completed.input.require_grad {
         "No gradient: the input does not require one (turn on require_grad)."
     } else {

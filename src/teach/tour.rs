@@ -88,7 +88,7 @@ pub const TOUR: [TourStep; 5] = [
     },
     TourStep {
         title: "Training",
-        text: "Where it matters: a small model with the op inside, trained by burn's optimiser beside its builtin twin. Without Autodiff it panics at step 1; under the no-grad fix part of the model stops learning.",
+        text: "Where it matters: a small model with the op inside, trained by burn's optimiser beside its builtin twin. Without Autodiff it panics at step 1; with a fix it trains, and the page reads from the run which parameters got a gradient and what the losses did.",
         target: "section.training",
         action: TourAction::Train,
     },

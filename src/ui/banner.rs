@@ -58,7 +58,7 @@ pub fn EngineBanner() -> impl IntoView {
         .into_any(),
         Status::Ready { gpu: Err(reason), note } => view! {
             <p class="banner banner-warn" data-testid="engine-status" role="status">
-                "WebGPU is not available here (" {reason} "). Every run uses the CPU backend (burn-flex) instead; the routing is the same."
+                "WebGPU is not available here (" {reason} "). Every run uses the CPU backend (burn-flex) instead. Its selector is Flex: an op declared without Flex meets the routing's fallback arm there."
                 {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}
             </p>
         }

@@ -28,7 +28,11 @@ fn autodiff_label(autodiff: AutodiffDeclared) -> AnyView {
             view! { "Listed, with the op's " <code>"Autodiff<B, C>"</code> " impl" }.into_any()
         }
         AutodiffDeclared::CfgOff => view! {
-            "Listed behind " <code>"cfg(feature = \"autodiff\")"</code> ", with the impl, and the feature off"
+            "Listed behind " <code>"cfg(feature = \"autodiff\")"</code> ", with the impl; built with the feature off"
+        }
+        .into_any(),
+        AutodiffDeclared::CfgOn => view! {
+            "The same, built with " <code>"--features autodiff"</code>
         }
         .into_any(),
     }

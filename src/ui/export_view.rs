@@ -5,7 +5,18 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::state::use_playground;
-use crate::teach::export::{Project, export, zip};
+use crate::client::machine::Reply;
+use crate::model::scenario::Scenario;
+use crate::teach::export::{Project, Shown, export, zip};
+
+/// What a reply showed, as the exported program shows it.
+fn shown(reply: &Reply) -> Option<Shown> {
+    match reply {
+        Reply::Outcome(outcome) => Shown::of(outcome),
+        Reply::WorkerPanicked(report) => Some(Shown::Panicked(report.message.clone())),
+        _ => None,
+    }
+}
 
 /// Offers `bytes` as a download named `name`, through an object URL.
 fn download(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
@@ -26,11 +37,26 @@ fn download(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
 #[component]
 pub fn ExportPanel() -> impl IntoView {
     let playground = use_playground();
+    // The form's scenario — as the last run ran it when that run was of this scenario (the
+    // engine may have sent it to the CPU), with what the page showed for it.
     let project = Memo::new(move |_| {
-        playground
+        let scenario = playground
             .form
-            .with(|form| playground.parse_cache.scenario(form).ok())
-            .map(|scenario| export(&scenario))
+            .with(|form| playground.parse_cache.scenario(form).ok())?;
+        let ran = playground.last_run.with(|run| {
+            run.as_ref()
+                .filter(|run| {
+                    Scenario {
+                        backend: scenario.backend,
+                        ..run.scenario.clone()
+                    } == scenario
+                })
+                .map(|run| (run.scenario.clone(), shown(&run.reply)))
+        });
+        Some(match ran {
+            Some((ran, shown)) => export(&ran, shown.as_ref()),
+            None => export(&scenario, None),
+        })
     });
     let status = RwSignal::new(None::<String>);
     let on_download = move |_| {
@@ -49,9 +75,7 @@ pub fn ExportPanel() -> impl IntoView {
             <p class="note">
                 "This scenario as a small Cargo project: the op's trait with exactly this declaration, its implementations and kernel, and a "
                 <code>"main"</code>
-                " that calls it as the page does. "
-                <code>"cargo run"</code>
-                " prints the same values, or panics with the same message."
+                " that calls it as the page did. Its README says what the page showed for it."
             </p>
             <div class="run-row">
                 <button

@@ -17,8 +17,8 @@ pub fn GalleryView() -> impl IntoView {
         <section class="panel gallery" aria-labelledby="gallery-heading">
             <h2 id="gallery-heading">"Related errors"</h2>
             <p class="note">
-                "The messages users meet next to this one, each raised by a real scenario. "
-                "Scenario cards load into the controls above; snippet cards run their code in the engine as shown."
+                "The messages users meet next to this one. "
+                "Scenario cards load into the controls above; snippet cards run their code in the engine, as shown (the code is the engine's own source); a card says so when no public API reaches its message."
             </p>
             <div class="gallery-grid">
                 {CARDS.iter().map(|card| view! { <GalleryCard card/> }).collect_view()}
@@ -53,7 +53,7 @@ fn GalleryCard(card: &'static Card) -> impl IntoView {
         CardScenario::Case(case) => {
             let case = *case;
             view! {
-                <pre class="snippet"><code>{crate::teach::gallery::snippet(case)}</code></pre>
+                <pre class="snippet" tabindex="0"><code>{crate::teach::gallery::snippet(case)}</code></pre>
                 <button type="button" class="card-button" prop:disabled=move || running.get() on:click=move |_| {
                     running.set(true);
                     leptos::task::spawn_local(async move {

@@ -109,7 +109,7 @@ pub fn App() -> impl IntoView {
         <Tour open=tour/>
         <footer class="page-footer">
             <p>
-                "Every message on this page comes from a real panic inside burn's generated code, caught in the engine's Web Worker. "
+                "Every panic message on this page was captured from a real panic by the engine's panic hook, in its Web Worker: raised by the routing burn's macro generated, or by burn itself (each card gives the file). "
                 "Share the exact scenario with the page's link."
             </p>
         </footer>

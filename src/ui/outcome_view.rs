@@ -6,11 +6,11 @@ use leptos::prelude::*;
 use super::state::{LastRun, use_playground};
 use crate::client::machine::Reply;
 use crate::model::outcome::{Completed, Outcome, PanicReport};
-use crate::model::scenario::{BackendChoice, Declaration, OpKind};
-use crate::teach::explain::{PanicKind, fixes};
+use crate::teach::explain::{FixContext, PanicKind, fixes};
+use crate::teach::export::{CallSite, input_code};
 use crate::teach::present::{
-    impl_text, missing_gradient_reason, panic_location_text, route_explanation, route_title,
-    shape_text, values_text,
+    backend_text, impl_text, missing_gradient_reason, panic_location_text, route_explanation,
+    route_title, shape_text, values_text,
 };
 
 /// The outcome panel: the last run's card, marked as out of date while a field does not parse.
@@ -56,7 +56,6 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
         scenario,
         reply,
         round_trip_ms,
-        param_text,
     } = run;
     let reply_kind = match &reply {
         Reply::WorkerPanicked(_) => PanicEnd::WorkerStopped,
@@ -69,16 +68,16 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
         // Caught by the engine (natively), or trapping the worker (in the browser).
         Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
             let worker_survived = matches!(reply_kind, PanicEnd::Caught);
-            view! {
-                <PanicCard
-                    report
-                    op=scenario.args.kind()
-                    declaration=scenario.declaration
-                    param_text
-                    worker_survived
-                />
-            }
-            .into_any()
+            let context = FixContext {
+                op: scenario.args.kind(),
+                declaration: scenario.declaration,
+                site: CallSite::single_run(&scenario.args),
+                fix: scenario.fix,
+                input: input_code(&scenario.args),
+                backend: scenario.backend,
+                gpu_available: use_playground().gpu_available_untracked(),
+            };
+            view! { <PanicCard report context worker_survived/> }.into_any()
         }
         Reply::Outcome(Outcome::Failed(message)) | Reply::Failed(message) => view! {
             <article class="card card-failed" data-outcome="failed">
@@ -110,10 +109,7 @@ fn CompletedCard(completed: Completed, round_trip_ms: f64) -> impl IntoView {
     });
     let no_gradient = missing_gradient_reason(&completed);
     let timings = completed.timings;
-    let backend = match completed.backend {
-        BackendChoice::Gpu => "WebGPU",
-        BackendChoice::Cpu => "CPU",
-    };
+    let backend = backend_text(completed.backend);
     let impls = if completed.impls.is_empty() {
         view! { <p class="note">"No custom op implementation ran."</p> }.into_any()
     } else {
@@ -127,7 +123,7 @@ fn CompletedCard(completed: Completed, round_trip_ms: f64) -> impl IntoView {
     view! {
         <article class="card card-ok" data-outcome="completed">
             <h2>"Ran: " <span data-testid="route">{route_title(completed.route)}</span></h2>
-            <p>{route_explanation(completed.route)}</p>
+            <p data-testid="route-explanation">{route_explanation(&completed)}</p>
             <dl class="facts">
                 <dt>"Output y"</dt>
                 <dd><code data-testid="output-values">{values_text(&completed.output.values, completed.output.elements())}</code></dd>
@@ -165,23 +161,21 @@ fn CompletedCard(completed: Completed, round_trip_ms: f64) -> impl IntoView {
     }
 }
 
-/// A panic: the message and location as captured, what it means, and the fixes, for `op`
-/// declared as `declaration`. `worker_survived`: the panic was caught inside the engine (rather
-/// than stopping its worker). `then` runs after a fix button applied its fix (the training panel
-/// trains again; a single run re-runs by itself).
+/// A panic: the message and location as captured, what it means, and the fixes, in `context`
+/// (the op, the declaration whose code ran, where it was called). `worker_survived`: the panic
+/// was caught inside the engine (natively) rather than stopping its worker. `then` runs after a
+/// fix button applied its fix (the training panel trains again; a single run re-runs by itself).
 #[component]
 pub fn PanicCard(
     report: PanicReport,
-    op: OpKind,
-    declaration: Declaration,
-    param_text: String,
+    context: FixContext,
     worker_survived: bool,
     #[prop(optional)] then: Option<Callback<()>>,
 ) -> impl IntoView {
     let playground = use_playground();
     let location = report.location.as_ref().map(panic_location_text);
-    let kind = PanicKind::of(&report, declaration);
-    let offers = fixes(&kind, op, declaration, &param_text);
+    let kind = PanicKind::of(&report, context.declaration);
+    let offers = fixes(&kind, &context);
     let fix_list = (!offers.is_empty()).then(|| {
         view! {
             <h3>"Fixes"</h3>
@@ -204,11 +198,11 @@ pub fn PanicCard(
                                 <div class="before-after">
                                     <div>
                                         <span class="before-after-label">"Before"</span>
-                                        <pre class="snippet"><code>{offer.before}</code></pre>
+                                        <pre class="snippet" tabindex="0"><code data-testid="fix-before">{offer.before}</code></pre>
                                     </div>
                                     <div>
                                         <span class="before-after-label">"After"</span>
-                                        <pre class="snippet"><code>{offer.after}</code></pre>
+                                        <pre class="snippet" tabindex="0"><code data-testid="fix-after">{offer.after}</code></pre>
                                     </div>
                                 </div>
                             </div>
@@ -220,14 +214,17 @@ pub fn PanicCard(
     });
     view! {
         <article class="card card-panic" data-outcome="panicked" role="alert">
-            <h2>"burn panicked"</h2>
+            <h2>{match report.backend {
+                Some(backend) => format!("burn panicked on {}", backend_text(backend)),
+                None => "burn panicked".to_owned(),
+            }}</h2>
             <pre class="panic-message" data-testid="panic-message">{report.message.clone()}</pre>
             {location.map(|location| view! {
                 <p>"at " <code data-testid="panic-location">{location}</code></p>
             })}
             <p class="note" data-testid="panic-recovery">
                 {if worker_survived {
-                    "Caught inside the engine: the same worker and WebGPU device run the next scenario. Your inputs and toggles are unchanged."
+                    "Caught inside the engine: the same engine runs the next scenario. Your inputs and toggles are unchanged."
                 } else {
                     "The panic stopped the engine's worker; a new worker took over. Your inputs and toggles are unchanged."
                 }}

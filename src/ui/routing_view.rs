@@ -109,7 +109,14 @@ pub fn RoutingView() -> impl IntoView {
                 {move || if highlight.get().is_some() {
                     "The arm the last run went through is highlighted; its deciding lines are marked."
                 } else {
-                    "Run the scenario to see the arm it goes through."
+                    playground.last_run.with(|run| match run {
+                        Some(run) if run.scenario.args.kind() == op.get() && run.scenario.declaration == declaration.get() => match &run.reply {
+                            Reply::Outcome(Outcome::Completed(_)) => "The last run did not call the custom op (the builtin fix), so it went through no arm of this code.",
+                            Reply::Outcome(Outcome::Panicked(_)) | Reply::WorkerPanicked(_) => "The last run panicked before it reached this code.",
+                            _ => "The last run did not finish.",
+                        },
+                        _ => "Run the scenario to see the arm it goes through.",
+                    })
                 }}
             </p>
             <pre class="code" node_ref=code_box tabindex="0" aria-label="Generated routing code"></pre>

@@ -38,8 +38,6 @@ pub struct LastRun {
     pub reply: Reply,
     /// From the request to the answer, measured on the page, in milliseconds.
     pub round_trip_ms: f64,
-    /// The parameter as the person typed it (for the fixes' snippets).
-    pub param_text: String,
 }
 
 /// Everything the page's components share. Copy: every field is a handle.
@@ -128,6 +126,14 @@ impl Playground {
         }
     }
 
+    /// Whether the engine has a GPU device, read without tracking (a fix offered after a run).
+    pub fn gpu_available_untracked(self) -> bool {
+        matches!(
+            self.status.get_untracked(),
+            Status::Ready { gpu: Ok(_), .. }
+        )
+    }
+
     /// Runs the form as it is now, after `delay_ms`, unless a newer run is requested meanwhile.
     pub fn schedule_run(self, delay_ms: u32) {
         let generation = self.latest.get_value() + 1;
@@ -140,7 +146,6 @@ impl Playground {
             self.pending.set(false);
             return;
         };
-        let param_text = self.form.with_untracked(|form| form.texts().param.clone());
         self.pending.set(true);
         leptos::task::spawn_local(async move {
             if delay_ms > 0 {
@@ -160,7 +165,6 @@ impl Playground {
                 scenario,
                 reply,
                 round_trip_ms: now_ms() - started,
-                param_text,
             }));
         });
     }

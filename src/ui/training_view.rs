@@ -8,15 +8,14 @@ use leptos::prelude::*;
 use super::outcome_view::PanicCard;
 use super::state::{Change, use_playground};
 use crate::client::machine::{Reply, RequestId};
-use crate::model::scenario::{BackendChoice, OpKind};
 use crate::model::training::{
     LossPoint, MAX_STEPS, OptimizerChoice, TrainOutcome, TrainReport, TrainRequest,
 };
-use crate::teach::form::fix_name;
-use crate::teach::present::impl_text;
+use crate::teach::explain::FixContext;
+use crate::teach::present::{backend_text, impl_text, significant};
 use crate::teach::training::{
-    CHART_HEIGHT, CHART_WIDTH, TrainField, chart, end_text, gradients_text, largest_gap,
-    optimizer_name,
+    CHART_HEIGHT, CHART_WIDTH, TrainField, chart, end_text, largest_gap, loss_text, model_text,
+    optimizer_name, params_text, request_text, training_call_site,
 };
 
 /// The training panel's state.
@@ -36,20 +35,6 @@ enum Training {
         points: Vec<LossPoint>,
         reply: Reply,
     },
-}
-
-fn model_text(op: OpKind) -> &'static str {
-    match op {
-        OpKind::Scale => {
-            "y = scale(linear(x), 2) + offset, fit to the line 3x + 1: a linear layer and an offset, with the op between them."
-        }
-        OpKind::LeakyRelu => {
-            "A 1 → 16 → 1 network with the custom leaky_relu (slope 0.1) between its layers, fit to |x|."
-        }
-        OpKind::ShiftIds => {
-            "Ids shifted by the custom int op (+8), then an embedding lookup and a linear layer: an int op inside a training step."
-        }
-    }
 }
 
 /// Starts training the form's op as the form declares and calls it.
@@ -149,7 +134,7 @@ pub fn TrainingPanel() -> impl IntoView {
         <section class="panel training" aria-labelledby="training-heading">
             <h2 id="training-heading">"Train with it"</h2>
             <p class="note">
-                "A training loop is where this op meets autodiff. This trains a small model with the custom op in its forward pass — with burn's own optimiser, on the autodiff device — beside the same model built with burn's builtin ops. The op, its declaration, the fix and the backend are the scenario's."
+                "A training loop is where this op meets autodiff. This trains a small model that calls the op in its forward pass — with burn's own optimiser, on the autodiff device — beside the same model built with burn's builtin ops. The op, its declaration and the fix are the scenario's; the heading of each run names the backend it ran on."
             </p>
             <p class="note" data-testid="train-model">{move || model_text(form.with(|form| form.op))}</p>
             <div class="train-settings">
@@ -232,25 +217,6 @@ pub fn TrainingPanel() -> impl IntoView {
     }
 }
 
-fn describe(request: &TrainRequest) -> String {
-    format!(
-        "{} · #[backend_extension({})] · fix {} · {} · {} steps, {} at learning rate {}",
-        request.op.name(),
-        request.declaration.selectors(),
-        fix_name(request.fix),
-        match request.backend {
-            BackendChoice::Gpu => "WebGPU",
-            BackendChoice::Cpu => "CPU",
-        },
-        request.settings.steps,
-        match request.settings.optimizer {
-            OptimizerChoice::Adam => "Adam",
-            OptimizerChoice::Sgd => "SGD",
-        },
-        request.settings.learning_rate
-    )
-}
-
 fn training_view(state: Training, training: RwSignal<Training>) -> AnyView {
     match state {
         Training::Idle => view! {
@@ -275,8 +241,15 @@ fn training_view(state: Training, training: RwSignal<Training>) -> AnyView {
             points,
             reply,
         } => {
-            let heading =
-                view! { <p class="note" data-testid="train-request">{describe(&request)}</p> };
+            let backend = match &reply {
+                Reply::Trained(TrainOutcome::Trained(report)) => Some(report.backend),
+                Reply::Trained(TrainOutcome::Panicked { report, .. })
+                | Reply::WorkerPanicked(report) => report.backend,
+                _ => None,
+            };
+            let heading = view! {
+                <p class="note" data-testid="train-request">{request_text(&request, backend)}</p>
+            };
             match reply {
                 Reply::Trained(TrainOutcome::Trained(report)) => view! {
                     {heading}
@@ -313,33 +286,41 @@ fn panicked(
     training: RwSignal<Training>,
 ) -> AnyView {
     let retrain = Callback::new(move |()| start(training));
+    let context = FixContext {
+        op: request.op,
+        declaration: request.declaration,
+        site: training_call_site(request.op),
+        fix: request.fix,
+        input: String::new(),
+        backend: report.backend.unwrap_or(request.backend),
+        gpu_available: use_playground().gpu_available_untracked(),
+    };
     view! {
         {heading}
         <p class="run-status" data-testid="train-status" data-state="panicked">
             {format!("burn panicked at step {step}: a training loop stops here.")}
         </p>
-        <PanicCard
-            report
-            op=request.op
-            declaration=request.declaration
-            param_text=String::new()
-            worker_survived
-            then=retrain
-        />
+        <PanicCard report context worker_survived then=retrain/>
     }
     .into_any()
 }
 
-/// A finished (or stopped, or diverged) run: its end, the chart, and what the gradients said.
+/// A finished (or stopped, or diverged) run: its end, the chart, what the curves did and what
+/// happened to the parameters — each read from the report.
 #[component]
 fn TrainedView(report: TrainReport, steps: u32, points: Vec<LossPoint>) -> impl IntoView {
     let last = report.curve.last().copied();
     let gap = largest_gap(&report.curve);
-    let impls = report
-        .impls
-        .iter()
-        .map(|call| view! { <li><code>{impl_text(call)}</code></li> })
-        .collect_view();
+    let impls = if report.impls.is_empty() {
+        view! { <p class="note" data-testid="train-no-impls">"No custom op implementation ran in step 1."</p> }.into_any()
+    } else {
+        let calls = report
+            .impls
+            .iter()
+            .map(|call| view! { <li><code>{impl_text(call)}</code></li> })
+            .collect_view();
+        view! { <ol class="impls" data-testid="train-impls">{calls}</ol> }.into_any()
+    };
     let state = match report.end {
         crate::model::training::TrainEnd::Completed => "completed",
         crate::model::training::TrainEnd::Stopped { .. } => "stopped",
@@ -350,22 +331,30 @@ fn TrainedView(report: TrainReport, steps: u32, points: Vec<LossPoint>) -> impl 
     view! {
         <p class="run-status" data-testid="train-status" data-state=state>{end_text(report.end, steps)}</p>
         <LossChart points=report.curve.clone() steps/>
+        <p data-testid="train-verdict">{loss_text(&report)}</p>
         <dl class="facts">
             <dt>"Final loss"</dt>
-            <dd data-testid="train-final">{last.map(|point| format!(
-                "custom {} · builtin {} (step {})", point.custom, point.builtin, point.step
+            <dd
+                data-testid="train-final"
+                data-custom=last.map(|point| point.custom.to_string())
+                data-builtin=last.map(|point| point.builtin.to_string())
+            >{last.map(|point| format!(
+                "custom {} · builtin {} (step {})",
+                significant(point.custom),
+                significant(point.builtin),
+                point.step
             ))}</dd>
             <dt>"Largest |custom − builtin|"</dt>
-            <dd data-testid="train-gap">{gap.map(|gap| gap.to_string())}</dd>
-            <dt>"Gradients at step 1"</dt>
-            <dd data-testid="train-gradients">{gradients_text(&report.gradients)}</dd>
+            <dd data-testid="train-gap" data-gap=gap.map(|gap| gap.to_string())>{gap.map(significant)}</dd>
+            <dt>"Parameters"</dt>
+            <dd data-testid="train-gradients">{params_text(&report.params)}</dd>
             <dt>"Backend"</dt>
-            <dd>{report.device.clone()}</dd>
+            <dd data-testid="train-backend">{format!("{} · {}", backend_text(report.backend), report.device)}</dd>
             <dt>"Time"</dt>
             <dd>{format!("{:.0} ms", report.elapsed_ms)}</dd>
         </dl>
         <h3>"Implementations that ran in step 1"</h3>
-        <ol class="impls">{impls}</ol>
+        {impls}
     }
 }
 

@@ -51,9 +51,7 @@ fn post(message: &FromWorker) {
 /// Runs in the panic hook, before the instance traps.
 fn post_panic(report: &PanicReport) {
     let mut report = report.clone();
-    let trace = trace::take();
-    report.impls = trace.impls;
-    report.routing_tensor = trace.routing_tensor;
+    trace::take().complete(&mut report);
     report.training_step = crate::engine::training_step_in_progress();
     post(&FromWorker::Panicked {
         id: CURRENT_RUN.with(Cell::get),

@@ -6,7 +6,7 @@
 //! gradient comes from the primitives' own backward passes.
 
 use burn::backend::{
-    Backend, Dispatch,
+    Backend, Cube, Dispatch, Flex,
     autodiff::{Autodiff, checkpoint::strategy::CheckpointStrategy},
     tensor::FloatTensor,
 };
@@ -19,9 +19,10 @@ use crate::model::catalog::{Declaration, declaration_catalog};
 /// implements it for the concrete backends (empty impls: the default body is the forward).
 macro_rules! declare_leaky_relu_ops {
     ($($selector:tt)*) => {
-        /// The `leaky_relu` op.
+        /// The `leaky_relu` op. Its default body composes differentiable primitives, so the
+        /// same body serves every backend, autodiff included.
         #[burn::backend::backend_extension($($selector)*)]
-        pub trait LeakyReluOps: burn::backend::Backend {
+        pub trait LeakyReluOps: Backend {
             /// `x` where positive, `slope · x` elsewhere.
             fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {
                 trace::record::<Self>("leaky_relu");
@@ -29,8 +30,8 @@ macro_rules! declare_leaky_relu_ops {
             }
         }
 
-        impl LeakyReluOps for burn::backend::Cube {}
-        impl LeakyReluOps for burn::backend::Flex {}
+        // The concrete implementations: shared, as text, with the exported Cargo project.
+        include!("concrete.rs");
     };
 }
 
@@ -38,12 +39,14 @@ macro_rules! declare_leaky_relu_ops {
 /// primitives and so serves autodiff too.
 macro_rules! impl_leaky_relu_autodiff {
     () => {
-        impl<B: Backend, C: CheckpointStrategy> LeakyReluOps for Autodiff<B, C> {}
+        // Shared, as text, with the exported Cargo project.
+        include!("autodiff.rs");
     };
 }
 
 // One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
 declaration_catalog!(stamp_declarations! {
+    op: leaky_relu,
     declare: declare_leaky_relu_ops,
     autodiff_impl: impl_leaky_relu_autodiff,
     trait: LeakyReluOps,

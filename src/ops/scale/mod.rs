@@ -6,7 +6,7 @@
 //! burn's tensor ops.
 
 use burn::backend::{
-    Dispatch, TensorMetadata,
+    Backend, Cube, Dispatch, Flex, TensorMetadata,
     autodiff::{
         Autodiff,
         checkpoint::{base::Checkpointer, strategy::CheckpointStrategy},
@@ -30,53 +30,29 @@ macro_rules! declare_scale_ops {
     ($($selector:tt)*) => {
         /// The `scale` op: `factor · x`, element-wise.
         #[burn::backend::backend_extension($($selector)*)]
-        pub trait ScaleOps: burn::backend::Backend {
+        pub trait ScaleOps: Backend {
             /// Multiplies every element of `x` by `factor`.
             fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;
         }
 
-        impl ScaleOps for burn::backend::Cube {
-            fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {
-                trace::record::<Self>("scale");
-                forward_cube(x, factor)
-            }
-        }
-
-        impl ScaleOps for burn::backend::Flex {
-            fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {
-                trace::record::<Self>("scale");
-                forward_flex(x, factor)
-            }
-        }
+        // The concrete implementations: shared, as text, with the exported Cargo project.
+        include!("concrete.rs");
     };
 }
 
 /// Implements the module's `ScaleOps` for `Autodiff<B, C>`, with its `Backward`.
 macro_rules! impl_scale_autodiff {
     () => {
-        impl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {
-            fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self> {
-                trace::record::<Self>("scale");
-                let (primitive, node) = x.into_parts();
-                match ScaleBackward
-                    .prepare::<C>([node])
-                    .compute_bound()
-                    .stateful()
-                {
-                    // The backward needs only the factor, not the input or output.
-                    OpsKind::Tracked(prep) => prep.finish(factor, B::scale(primitive, factor)),
-                    OpsKind::UnTracked(prep) => prep.finish(B::scale(primitive, factor)),
-                }
-            }
-        }
-
-        // The `Backward` step: shared, as text, with the exported Cargo project.
+        // The implementation and its `Backward` step: shared, as text, with the exported
+        // Cargo project.
+        include!("autodiff.rs");
         include!("backward.rs");
     };
 }
 
 // One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
 declaration_catalog!(stamp_declarations! {
+    op: scale,
     declare: declare_scale_ops,
     autodiff_impl: impl_scale_autodiff,
     trait: ScaleOps,

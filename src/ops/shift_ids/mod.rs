@@ -7,7 +7,7 @@
 //! that context when the op is declared without `Autodiff`.
 
 use burn::backend::{
-    Backend, Dispatch,
+    Backend, Cube, Dispatch, Flex,
     autodiff::{Autodiff, checkpoint::strategy::CheckpointStrategy},
     tensor::IntTensor,
 };
@@ -20,9 +20,9 @@ use crate::model::catalog::{Declaration, declaration_catalog};
 /// backends (empty impls: the default body is the forward).
 macro_rules! declare_shift_ids_ops {
     ($($selector:tt)*) => {
-        /// The `shift_ids` op.
+        /// The `shift_ids` op: moves token ids, an int tensor, by an offset.
         #[burn::backend::backend_extension($($selector)*)]
-        pub trait ShiftIdsOps: burn::backend::Backend {
+        pub trait ShiftIdsOps: Backend {
             /// Adds `offset` to every id.
             fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {
                 trace::record::<Self>("shift_ids");
@@ -30,8 +30,8 @@ macro_rules! declare_shift_ids_ops {
             }
         }
 
-        impl ShiftIdsOps for burn::backend::Cube {}
-        impl ShiftIdsOps for burn::backend::Flex {}
+        // The concrete implementations: shared, as text, with the exported Cargo project.
+        include!("concrete.rs");
     };
 }
 
@@ -40,12 +40,14 @@ macro_rules! declare_shift_ids_ops {
 /// context.
 macro_rules! impl_shift_ids_autodiff {
     () => {
-        impl<B: Backend, C: CheckpointStrategy> ShiftIdsOps for Autodiff<B, C> {}
+        // Shared, as text, with the exported Cargo project.
+        include!("autodiff.rs");
     };
 }
 
 // One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
 declaration_catalog!(stamp_declarations! {
+    op: shift_ids,
     declare: declare_shift_ids_ops,
     autodiff_impl: impl_shift_ids_autodiff,
     trait: ShiftIdsOps,

@@ -1,0 +1,855 @@
+//! The claims check: every sentence the `teach` layer produces for a run, checked against what
+//! the run recorded.
+//!
+//! Used by `tests/matrix.rs` (every single-run cell) and `tests/training.rs` (every training
+//! cell). The checker is written apart from the sentence builders: it does not call them to
+//! decide what is true. It knows phrases — "the input is wrapped by autodiff", "fell from …",
+//! "no gradient reached …" — and, for each, the fact of the run that makes it true. Every
+//! sentence must contain at least one known phrase (an unknown sentence fails: a new sentence
+//! needs its facts named here), and every phrase found must hold. Fix offers are checked against
+//! the run of the scenario the fix produces, and their code against the exported project of that
+//! scenario (which `tests/export.rs` builds and runs).
+
+#![allow(dead_code)]
+
+use burn_extension_playground::model::outcome::{
+    Completed, ImplCall, Outcome, PanicReport, Phase, Route, Stage, Values,
+};
+use burn_extension_playground::model::scenario::{
+    AutodiffDeclared, BackendChoice, Declaration, OpKind, Scenario,
+};
+use burn_extension_playground::model::training::{
+    HIDDEN, LEAKY_SLOPE, SCALE_FACTOR, SHIFT, TrainEnd, TrainOutcome, TrainReport, TrainRequest,
+};
+use burn_extension_playground::teach::explain::{
+    FixAction, FixContext, FixOffer, PanicKind, fixes,
+};
+use burn_extension_playground::teach::export::{CallSite, Project, export, input_code};
+use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::present::{
+    missing_gradient_reason, route_explanation, route_title,
+};
+use burn_extension_playground::teach::training::{
+    end_text, loss_text, model_text, params_text, request_text, training_call_site,
+};
+use libtest_mimic::Failed;
+
+/// A phrase and whether the run makes it true.
+type Rule<'a> = (&'a str, bool);
+
+/// Checks one sentence: it must contain at least one phrase of `rules`, and every phrase it
+/// contains must hold.
+pub fn check_sentence(sentence: &str, rules: &[Rule]) -> Result<(), Failed> {
+    let mut known = false;
+    for &(phrase, holds) in rules {
+        if sentence.contains(phrase) {
+            known = true;
+            if !holds {
+                return Err(format!(
+                    "the page says “{phrase}”, which this run contradicts: {sentence}"
+                )
+                .into());
+            }
+        }
+    }
+    if known {
+        Ok(())
+    } else {
+        Err(format!("no fact of the run is known to back this sentence: {sentence}").into())
+    }
+}
+
+/// The implementation type the run on `backend` records for a concrete implementation.
+fn concrete_type(backend: &str) -> &'static str {
+    if backend == "Flex" {
+        "Flex"
+    } else {
+        "CubeBackend"
+    }
+}
+
+fn forward_autodiff(impls: &[ImplCall]) -> bool {
+    impls
+        .iter()
+        .any(|call| call.phase == Phase::Forward && call.implementor.starts_with("Autodiff<"))
+}
+
+fn lists_autodiff(declaration: Declaration) -> bool {
+    matches!(
+        declaration.autodiff(),
+        AutodiffDeclared::Listed | AutodiffDeclared::CfgOn
+    )
+}
+
+/// Whether the declaration's selectors name `backend` (`Cube`, `Flex`), read from the selector
+/// list as written.
+fn lists_backend(declaration: Declaration, backend: &str) -> bool {
+    declaration
+        .selectors()
+        .split(',')
+        .any(|selector| selector.trim() == backend)
+}
+
+/// Whether the op's shared concrete implementations (the files the engine compiles) implement
+/// it for `backend`'s type.
+fn implemented_for(op: OpKind, backend: &str) -> bool {
+    let source = match op {
+        OpKind::Scale => include_str!("../../src/ops/scale/concrete.rs"),
+        OpKind::LeakyRelu => include_str!("../../src/ops/leaky_relu/concrete.rs"),
+        OpKind::ShiftIds => include_str!("../../src/ops/shift_ids/concrete.rs"),
+    };
+    source.contains(&format!("for {backend} {{"))
+}
+
+/// The sentences of a completed run, with their rules.
+fn check_completed(scenario: &Scenario, completed: &Completed) -> Result<(), Failed> {
+    let routing = completed.routing_tensor.as_ref();
+    let wrapped = routing.is_some_and(|tensor| tensor.autodiff_wrapped);
+    let context = routing.is_some_and(|tensor| tensor.autodiff_context);
+    let int = matches!(completed.output.values, Values::Int(_));
+    let only_concrete = !completed.impls.is_empty()
+        && completed.impls.iter().all(|call| {
+            routing.is_some_and(|tensor| call.implementor == concrete_type(&tensor.backend))
+        });
+    let not_called = completed.impls.is_empty() && routing.is_none();
+    let title = route_title(completed.route);
+    let titles: [Rule; 4] = [
+        (
+            "Concrete implementation, in the autodiff context",
+            only_concrete && completed.output_autodiff,
+        ),
+        (
+            "Autodiff<B, C> implementation",
+            forward_autodiff(&completed.impls),
+        ),
+        (
+            "Builtin tensor ops (custom op not called)",
+            not_called && completed.route == Route::Builtin,
+        ),
+        ("Concrete implementation", only_concrete),
+    ];
+    // A title is one phrase: the longest one it is.
+    let matched = titles.iter().find(|(phrase, _)| title == *phrase);
+    match matched {
+        Some((_, true)) => {}
+        Some((phrase, false)) => return Err(format!("the route is titled “{phrase}”").into()),
+        None => return Err(format!("unknown route title: {title}").into()),
+    }
+    check_sentence(
+        &route_explanation(completed),
+        &[
+            (
+                "found a concrete backend tensor with the autodiff context disabled",
+                routing.is_some() && !wrapped && !context,
+            ),
+            (
+                "called the op's implementation for that backend",
+                only_concrete,
+            ),
+            (
+                "The routing tensor is an int tensor",
+                int && routing.is_some(),
+            ),
+            ("which autodiff never wraps", !wrapped),
+            (
+                "The declaration lets the routing accept the enabled autodiff context",
+                context && lists_autodiff(scenario.declaration),
+            ),
+            (
+                "re-wrapped its output in that context",
+                completed.output_autodiff,
+            ),
+            ("The input is wrapped by autodiff", wrapped),
+            (
+                "the op lists the Autodiff selector",
+                lists_autodiff(scenario.declaration),
+            ),
+            (
+                "called the op's impl for Autodiff<B, C>",
+                forward_autodiff(&completed.impls),
+            ),
+            (
+                "which recorded the op for backward()",
+                completed.output_tracked,
+            ),
+            (
+                "nothing was recorded for backward()",
+                !completed.output_tracked,
+            ),
+            (
+                "The input does not require a gradient",
+                !completed.input.require_grad,
+            ),
+            ("The custom op was not called", not_called),
+            (
+                "burn's own tensor ops computed the result",
+                completed.route == Route::Builtin,
+            ),
+            ("gave the gradient", completed.gradient.is_some()),
+        ],
+    )?;
+    if let Some(reason) = missing_gradient_reason(completed) {
+        check_sentence(
+            reason,
+            &[
+                (
+                    "Int outputs have no gradient.",
+                    int && completed.gradient.is_none(),
+                ),
+                (
+                    "the input is not on an autodiff device",
+                    !completed.input.autodiff,
+                ),
+                ("so nothing is tracked", !completed.output_tracked),
+                (
+                    "the op received the input detached",
+                    completed.input.autodiff && routing.is_some() && !context,
+                ),
+                ("backward() cannot reach it", completed.gradient.is_none()),
+                (
+                    "the input does not require one",
+                    !completed.input.require_grad,
+                ),
+                (
+                    "the output is not tracked by autodiff",
+                    !completed.output_tracked,
+                ),
+            ],
+        )?;
+    } else if completed.gradient.is_none() {
+        return Err("no gradient, and no sentence saying why".into());
+    }
+    Ok(())
+}
+
+/// The sentences explaining a panic (not its fixes).
+fn check_meaning(
+    op: OpKind,
+    declaration: Declaration,
+    report: &PanicReport,
+    kind: &PanicKind,
+    fix_labels: &[&str],
+) -> Result<(), Failed> {
+    let routing = report.routing_tensor.as_ref();
+    let wrapped = routing.is_some_and(|tensor| tensor.autodiff_wrapped);
+    let context = routing.is_some_and(|tensor| tensor.autodiff_context);
+    let backend = routing.map(|tensor| tensor.backend.as_str()).unwrap_or("");
+    let fallback = report
+        .message
+        .contains("Backend not supported for custom op");
+    let refused = report
+        .message
+        .contains("Autodiff not supported for custom op");
+    let mut rules: Vec<(String, bool)> = vec![
+        ("The input lives on an autodiff device".into(), wrapped),
+        ("its dispatch tensor is autodiff-wrapped".into(), wrapped),
+        (
+            "The op's declaration lists no Autodiff selector".into(),
+            declaration.autodiff() == AutodiffDeclared::Absent,
+        ),
+        (
+            "The declaration does list Autodiff, but behind cfg(feature = \"autodiff\"), and the feature is off".into(),
+            declaration.autodiff() == AutodiffDeclared::CfgOff,
+        ),
+        ("the fallback arm panics".into(), fallback),
+        ("The input is an int tensor".into(), op.takes_int_input()),
+        ("Autodiff never wraps ints".into(), !wrapped),
+        ("the context is Enabled".into(), context),
+        (
+            "without the Autodiff selector the arm refuses it".into(),
+            refused && declaration.autodiff() == AutodiffDeclared::Absent,
+        ),
+        (
+            "the arm for an Enabled context carries cfg(feature = \"autodiff\"), the feature is off".into(),
+            declaration.autodiff() == AutodiffDeclared::CfgOff,
+        ),
+        ("the fallback refuses the Enabled context".into(), refused),
+        (
+            "burn refused while the input was being marked".into(),
+            report.stage == Some(Stage::RequireGrad),
+        ),
+        (
+            "before the custom op was called".into(),
+            report.impls.is_empty() && routing.is_none(),
+        ),
+        ("burn raised this panic while the scenario ran.".into(), true),
+        ("This is not the “Autodiff not supported…” message".into(), !refused),
+        (
+            "a float op's wrapped input fails the backend match first".into(),
+            !op.takes_int_input() && wrapped && fallback,
+        ),
+        ("The source says Autodiff; the build does not.".into(), declaration.autodiff() == AutodiffDeclared::CfgOff),
+        (
+            "the fix below builds it with the feature on".into(),
+            fix_labels.contains(&"Enable the feature"),
+        ),
+    ];
+    for selector in ["Cube", "Flex"] {
+        rules.push((
+            format!("DispatchTensorKind::Autodiff({selector}("),
+            wrapped && backend == selector,
+        ));
+        rules.push((
+            format!("The input lives on the {selector} backend"),
+            backend == selector,
+        ));
+        rules.push((
+            format!("the op's declaration does not list {selector}"),
+            backend == selector && !lists_backend(declaration, selector),
+        ));
+        rules.push((
+            format!("even though a {selector} implementation of the op exists"),
+            implemented_for(op, selector),
+        ));
+        rules.push((
+            format!("the backend match finds the concrete {selector} arm"),
+            backend == selector && lists_backend(declaration, selector),
+        ));
+    }
+    let rules: Vec<Rule> = rules
+        .iter()
+        .map(|(phrase, holds)| (phrase.as_str(), *holds))
+        .collect();
+    check_sentence(&kind.meaning(), &rules)?;
+    if let Some(surprise) = kind.surprise() {
+        check_sentence(surprise, &rules)?;
+    }
+    Ok(())
+}
+
+/// What the fixed run must show for a fix's description to be true.
+pub fn check_fix_description(
+    description: &str,
+    op: OpKind,
+    fixed: &FixedRun,
+) -> Result<(), Failed> {
+    let ran = fixed.ran();
+    let impls = fixed.impls();
+    let concrete_only = ran && !impls.is_empty() && !forward_autodiff(&impls);
+    check_sentence(
+        description,
+        &[
+            (
+                "the routing then calls that impl",
+                ran && forward_autodiff(&impls),
+            ),
+            (
+                "the routing calls the op's Autodiff<B, C> impl",
+                ran && forward_autodiff(&impls),
+            ),
+            (
+                "accepts the enabled autodiff context",
+                concrete_only && fixed.context() == Some(true),
+            ),
+            (
+                "running the concrete implementation inside it",
+                concrete_only && fixed.context() == Some(true),
+            ),
+            (
+                "runs the concrete implementation inside it",
+                concrete_only && fixed.context() == Some(true),
+            ),
+            (
+                "so the impl itself is never called",
+                ran && !forward_autodiff(&impls) && op.takes_int_input(),
+            ),
+            (
+                "the arms it gates are compiled in",
+                fixed.declaration_autodiff() == AutodiffDeclared::CfgOn,
+            ),
+            (
+                "it runs on the concrete backend",
+                concrete_only && fixed.context() == Some(false),
+            ),
+            (
+                "but no gradient flows back through it",
+                ran && fixed.no_gradient_through_op(),
+            ),
+            (
+                "Compute the same thing with burn's own tensor ops",
+                ran && impls.is_empty() && fixed.builtin_ran(),
+            ),
+            ("which support autodiff on every backend", ran),
+            (
+                "so the routing has an arm for a Flex tensor",
+                !fixed.backend_has_no_arm("Flex"),
+            ),
+            (
+                "so the op then also needs Autodiff for it",
+                fixed.wrapped_has_no_arm(),
+            ),
+            (
+                "Create the input on the WebGPU backend, which the op declares",
+                fixed.backend() == Some(BackendChoice::Gpu) && !fixed.backend_has_no_arm("Cube"),
+            ),
+            (
+                "Create the input on an autodiff device",
+                fixed.input_on_autodiff(),
+            ),
+            (
+                "Without a graph there is no gradient to keep.",
+                !fixed.panicked_marking_input() && (!ran || fixed.no_gradient()),
+            ),
+        ],
+    )
+}
+
+/// The run of a scenario after a fix: a single run's outcome, or a training run's.
+pub enum FixedRun {
+    Single(Scenario, Outcome),
+    Training(TrainRequest, TrainOutcome),
+}
+
+impl FixedRun {
+    fn ran(&self) -> bool {
+        match self {
+            FixedRun::Single(_, outcome) => matches!(outcome, Outcome::Completed(_)),
+            FixedRun::Training(_, outcome) => matches!(outcome, TrainOutcome::Trained(_)),
+        }
+    }
+
+    fn impls(&self) -> Vec<ImplCall> {
+        match self {
+            FixedRun::Single(_, Outcome::Completed(completed)) => completed.impls.clone(),
+            FixedRun::Training(_, TrainOutcome::Trained(report)) => report.impls.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn context(&self) -> Option<bool> {
+        let routing = match self {
+            FixedRun::Single(_, Outcome::Completed(completed)) => completed.routing_tensor.as_ref(),
+            FixedRun::Training(_, TrainOutcome::Trained(report)) => report.routing_tensor.as_ref(),
+            _ => None,
+        };
+        routing.map(|tensor| tensor.autodiff_context)
+    }
+
+    fn declaration_autodiff(&self) -> AutodiffDeclared {
+        match self {
+            FixedRun::Single(scenario, _) => scenario.declaration.autodiff(),
+            FixedRun::Training(request, _) => request.declaration.autodiff(),
+        }
+    }
+
+    fn backend(&self) -> Option<BackendChoice> {
+        match self {
+            FixedRun::Single(scenario, _) => Some(scenario.backend),
+            FixedRun::Training(request, _) => Some(request.backend),
+        }
+    }
+
+    fn builtin_ran(&self) -> bool {
+        match self {
+            FixedRun::Single(_, Outcome::Completed(completed)) => completed.route == Route::Builtin,
+            FixedRun::Training(_, TrainOutcome::Trained(report)) => report.builtin_ran,
+            _ => false,
+        }
+    }
+
+    /// No gradient flows back through the op: a single run has no gradient; a training run's
+    /// float model has parameters before the op that got none (an int op's ids carry none).
+    fn no_gradient_through_op(&self) -> bool {
+        match self {
+            FixedRun::Single(_, Outcome::Completed(completed)) => completed.gradient.is_none(),
+            FixedRun::Training(request, TrainOutcome::Trained(report)) => {
+                request.op.takes_int_input()
+                    || report.params.iter().any(|param| !param.has_gradient)
+            }
+            _ => false,
+        }
+    }
+
+    fn no_gradient(&self) -> bool {
+        matches!(self, FixedRun::Single(_, Outcome::Completed(completed)) if completed.gradient.is_none())
+    }
+
+    fn input_on_autodiff(&self) -> bool {
+        match self {
+            FixedRun::Single(_, Outcome::Completed(completed)) => completed.input.autodiff,
+            FixedRun::Single(_, Outcome::Panicked(report)) => {
+                report.stage != Some(Stage::RequireGrad)
+            }
+            _ => false,
+        }
+    }
+
+    fn panicked_marking_input(&self) -> bool {
+        self.panic()
+            .is_some_and(|report| report.stage == Some(Stage::RequireGrad))
+    }
+
+    fn panic(&self) -> Option<&PanicReport> {
+        match self {
+            FixedRun::Single(_, Outcome::Panicked(report)) => Some(report),
+            FixedRun::Training(_, TrainOutcome::Panicked { report, .. }) => Some(report),
+            _ => None,
+        }
+    }
+
+    fn declaration(&self) -> Declaration {
+        match self {
+            FixedRun::Single(scenario, _) => scenario.declaration,
+            FixedRun::Training(request, _) => request.declaration,
+        }
+    }
+
+    /// The fallback arm fired for a routing tensor on `backend` the declaration does not list.
+    fn backend_has_no_arm(&self, backend: &str) -> bool {
+        self.panic().is_some_and(|report| {
+            report.message.contains("Backend not supported")
+                && report
+                    .routing_tensor
+                    .as_ref()
+                    .is_some_and(|tensor| tensor.backend == backend)
+                && !lists_backend(self.declaration(), backend)
+        })
+    }
+
+    /// The fallback arm fired for a wrapped routing tensor on a listed backend.
+    fn wrapped_has_no_arm(&self) -> bool {
+        self.panic().is_some_and(|report| {
+            report.message.contains("Backend not supported")
+                && report.routing_tensor.as_ref().is_some_and(|tensor| {
+                    tensor.autodiff_wrapped && lists_backend(self.declaration(), &tensor.backend)
+                })
+        })
+    }
+}
+
+/// Each non-empty line of `snippet` is a line of `code`, in order.
+fn in_order(code: &str, snippet: &str) -> bool {
+    let mut lines = code.lines().map(str::trim);
+    snippet
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .all(|wanted| lines.any(|line| line == wanted))
+}
+
+/// The scenario after pressing a fix button: the page's own action on the page's own form.
+fn fixed_form(form: &Form, action: FixAction) -> Form {
+    let mut fixed = form.clone();
+    action.apply(&mut fixed);
+    fixed
+}
+
+/// A single-run cell: the route and gradient sentences, or the panic's meaning, surprise and
+/// fixes (each fix against the run of the scenario it produces, `run`), and each fix's code in
+/// the exported projects of the scenario before and after.
+pub fn check_single(
+    form: &Form,
+    scenario: &Scenario,
+    outcome: &Outcome,
+    run: &dyn Fn(&Scenario) -> Outcome,
+) -> Result<(), Failed> {
+    match outcome {
+        Outcome::Completed(completed) => check_completed(scenario, completed),
+        Outcome::Panicked(report) => {
+            let kind = PanicKind::of(report, scenario.declaration);
+            let context = FixContext {
+                op: scenario.args.kind(),
+                declaration: scenario.declaration,
+                site: CallSite::single_run(&scenario.args),
+                fix: scenario.fix,
+                input: input_code(&scenario.args),
+                backend: scenario.backend,
+                gpu_available: true,
+            };
+            let offers = fixes(&kind, &context);
+            let labels: Vec<&str> = offers.iter().map(|offer| offer.label).collect();
+            check_meaning(
+                scenario.args.kind(),
+                scenario.declaration,
+                report,
+                &kind,
+                &labels,
+            )?;
+            let before = export(scenario, None);
+            for offer in &offers {
+                let fixed_form = fixed_form(form, offer.action);
+                let fixed_scenario = fixed_form
+                    .scenario()
+                    .map_err(|_| "the fixed form does not parse")?;
+                if fixed_scenario == *scenario {
+                    return Err(format!("the fix “{}” changes nothing", offer.label).into());
+                }
+                let fixed = FixedRun::Single(fixed_scenario.clone(), run(&fixed_scenario));
+                check_fix_description(offer.description, scenario.args.kind(), &fixed).map_err(
+                    |error| format!("fix “{}”: {}", offer.label, error.message().unwrap_or("")),
+                )?;
+                check_fix_code(offer, &before, &export(&fixed_scenario, None))?;
+            }
+            Ok(())
+        }
+        Outcome::Failed(reason) => Err(format!("the run failed: {reason}").into()),
+    }
+}
+
+/// A fix's code is the exported projects' code: `before` in the project of the scenario as it
+/// was, `after` in the project of the fixed one. The feature fix is two commands of the
+/// project's README.
+fn check_fix_code(offer: &FixOffer, before: &Project, after: &Project) -> Result<(), Failed> {
+    if offer.action == FixAction::EnableFeature {
+        let readme = before.file("README.md").unwrap_or("");
+        for command in [&offer.before, &offer.after] {
+            let command = command.trim_start_matches("$ ");
+            if !readme.contains(&format!("`{command}`"))
+                && !readme.contains(&format!("{command}\n"))
+            {
+                return Err(format!("the README does not give `{command}`").into());
+            }
+        }
+        return Ok(());
+    }
+    let before_main = before.file("src/main.rs").unwrap_or("");
+    let after_main = after.file("src/main.rs").unwrap_or("");
+    if !in_order(before_main, &offer.before) {
+        return Err(format!(
+            "fix “{}”: its before code is not the exported project's:\n{}",
+            offer.label, offer.before
+        )
+        .into());
+    }
+    if !in_order(after_main, &offer.after) {
+        return Err(format!(
+            "fix “{}”: its after code is not the fixed project's:\n{}",
+            offer.label, offer.after
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Numbers in a sentence, in order (`2.39`, `4.96e-10`, `20`), read as f64.
+fn numbers(sentence: &str) -> Vec<f64> {
+    sentence
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == '-'))
+        .filter_map(|token| token.trim_end_matches('.').parse::<f64>().ok())
+        .collect()
+}
+
+/// `shown` is `value` to three significant digits.
+fn close(shown: f64, value: f64) -> bool {
+    (shown - value).abs() <= value.abs() * 5e-3 + f64::MIN_POSITIVE
+}
+
+/// A trained cell: the heading, the end, the loss and parameter sentences.
+pub fn check_training(request: &TrainRequest, report: &TrainReport) -> Result<(), Failed> {
+    let heading = request_text(request, Some(report.backend));
+    check_sentence(
+        &heading,
+        &[
+            ("· WebGPU ·", report.backend == BackendChoice::Gpu),
+            ("· CPU ·", report.backend == BackendChoice::Cpu),
+        ],
+    )?;
+    // The model's numbers are the engine's own constants.
+    check_sentence(
+        &model_text(request.op),
+        &[
+            (
+                &format!("scale(linear(x), {SCALE_FACTOR})"),
+                request.op == OpKind::Scale,
+            ),
+            (
+                &format!(
+                    "A 1 → {HIDDEN} → 1 network with the custom leaky_relu (slope {LEAKY_SLOPE})"
+                ),
+                request.op == OpKind::LeakyRelu,
+            ),
+            (
+                &format!("the custom int op (+{SHIFT})"),
+                request.op == OpKind::ShiftIds,
+            ),
+        ],
+    )?;
+    let last_step = report.curve.last().map_or(0, |point| point.step);
+    check_sentence(
+        &end_text(report.end, request.settings.steps),
+        &[
+            (
+                &format!("Trained {} steps.", request.settings.steps),
+                report.end == TrainEnd::Completed && last_step == request.settings.steps,
+            ),
+            (
+                "Stopped after step",
+                matches!(report.end, TrainEnd::Stopped { .. }),
+            ),
+            ("Diverged", matches!(report.end, TrainEnd::Diverged { .. })),
+        ],
+    )?;
+    let first = report.curve.first().ok_or("no loss recorded")?;
+    let last = report.curve.last().ok_or("no loss recorded")?;
+    let (custom_first, custom_last) = (f64::from(first.custom), f64::from(last.custom));
+    let builtin_last = f64::from(last.builtin);
+    let equal_everywhere = report
+        .curve
+        .iter()
+        .all(|point| point.custom == point.builtin);
+    let largest = report
+        .curve
+        .iter()
+        .map(|point| f64::from((point.custom - point.builtin).abs()))
+        .fold(0.0_f64, f64::max);
+    let any_nan = report
+        .curve
+        .iter()
+        .any(|point| point.custom.is_nan() || point.builtin.is_nan());
+    let text = loss_text(report).ok_or("no loss sentence")?;
+    for sentence in text.split_inclusive(". ") {
+        let values = numbers(sentence);
+        let number = |index: usize| values.get(index).copied().unwrap_or(f64::NAN);
+        check_sentence(
+            sentence,
+            &[
+                (
+                    "The custom model's loss fell from",
+                    custom_last < custom_first
+                        && close(number(0), custom_first)
+                        && number(1) == f64::from(first.step)
+                        && close(number(2), custom_last)
+                        && number(3) == f64::from(last.step),
+                ),
+                (
+                    "The custom model's loss rose from",
+                    custom_last > custom_first,
+                ),
+                (
+                    "The custom model's loss stayed",
+                    custom_last == custom_first,
+                ),
+                (
+                    "The custom model's loss went from",
+                    custom_last.is_nan() || custom_first.is_nan(),
+                ),
+                (
+                    "The builtin model's loss is the same at every recorded step.",
+                    equal_everywhere,
+                ),
+                (
+                    "The builtin model's loss stays within",
+                    !equal_everywhere && close(number(0), largest),
+                ),
+                (
+                    "by then: the custom model's is",
+                    custom_last < builtin_last
+                        && close(number(0), builtin_last)
+                        && close(number(1), builtin_last / custom_last),
+                ),
+                (
+                    "× lower.",
+                    close(number(0), builtin_last)
+                        && (close(number(1), custom_last / builtin_last)
+                            || close(number(1), builtin_last / custom_last)),
+                ),
+                (
+                    "The builtin model's loss got to",
+                    close(number(0), builtin_last),
+                ),
+                ("A loss is NaN", any_nan),
+                (
+                    "both models run the same builtin computation",
+                    report.builtin_ran
+                        && report.impls.is_empty()
+                        && report.routing_tensor.is_none(),
+                ),
+            ],
+        )?;
+    }
+    check_params_sentence(&params_text(&report.params), report)
+}
+
+/// A sentence about the parameters of `report`'s custom model.
+pub fn check_params_sentence(text: &str, report: &TrainReport) -> Result<(), Failed> {
+    let without: Vec<&str> = report
+        .params
+        .iter()
+        .filter(|param| !param.has_gradient)
+        .map(|param| param.name.as_str())
+        .collect();
+    check_sentence(
+        text,
+        &[
+            (
+                "Every parameter received a gradient at step 1.",
+                without.is_empty(),
+            ),
+            (
+                &format!("No gradient reached {} at step 1.", without.join(", ")),
+                !without.is_empty(),
+            ),
+            (
+                "Their values after the last step are their starting values.",
+                report
+                    .params
+                    .iter()
+                    .filter(|param| !param.has_gradient)
+                    .all(|param| param.unchanged()),
+            ),
+        ],
+    )?;
+    // A "No gradient reached …" sentence must name exactly the parameters without one.
+    if text.starts_with("No gradient reached") && !without.is_empty() {
+        let named = text
+            .trim_start_matches("No gradient reached ")
+            .split(" at step 1.")
+            .next()
+            .unwrap_or("");
+        if named != without.join(", ") {
+            return Err(format!("named {named:?}, but {without:?} got no gradient").into());
+        }
+    }
+    Ok(())
+}
+
+/// A training cell that panicked at step 1: its heading, the meaning and the fixes (each against
+/// the training run of the fixed request, `train`).
+pub fn check_training_panic(
+    request: &TrainRequest,
+    report: &PanicReport,
+    train: &dyn Fn(&TrainRequest) -> TrainOutcome,
+) -> Result<(), Failed> {
+    let backend = report.backend.ok_or("the panic has no backend")?;
+    check_sentence(
+        &request_text(request, Some(backend)),
+        &[
+            ("· WebGPU ·", backend == BackendChoice::Gpu),
+            ("· CPU ·", backend == BackendChoice::Cpu),
+        ],
+    )?;
+    let kind = PanicKind::of(report, request.declaration);
+    let context = FixContext {
+        op: request.op,
+        declaration: request.declaration,
+        site: training_call_site(request.op),
+        fix: request.fix,
+        input: String::new(),
+        backend,
+        gpu_available: true,
+    };
+    let offers = fixes(&kind, &context);
+    let labels: Vec<&str> = offers.iter().map(|offer| offer.label).collect();
+    check_meaning(request.op, request.declaration, report, &kind, &labels)?;
+    for offer in &offers {
+        let mut form = Form::default();
+        form.op = request.op;
+        form.declaration = request.declaration;
+        form.fix = request.fix;
+        form.backend = request.backend;
+        offer.action.apply(&mut form);
+        let fixed = TrainRequest {
+            declaration: form.declaration,
+            fix: form.fix,
+            backend: form.backend,
+            ..request.clone()
+        };
+        if fixed == *request {
+            return Err(format!("the fix “{}” changes nothing", offer.label).into());
+        }
+        let run = FixedRun::Training(fixed.clone(), train(&fixed));
+        check_fix_description(offer.description, request.op, &run)
+            .map_err(|error| format!("fix “{}”: {}", offer.label, error.message().unwrap_or("")))?;
+    }
+    Ok(())
+}
