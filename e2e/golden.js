@@ -10,12 +10,21 @@ const TABLE = JSON.parse(
 /** The text each op's fields hold in the matrix: `{ tensor, param }`. */
 export const INPUTS = TABLE.inputs;
 
-/** Every row, as `{ name, ...row }`. */
+/** Every row, as `{ name, ...row }`, in the table's order. */
 export const ROWS = Object.entries(TABLE.cells).map(([name, row]) => ({ name, ...row }));
 
-/** Rows a browser drives: one backend, `require_grad` following the grad context as in a training loop. */
+/** Rows on one backend. */
 export function rowsFor(backend) {
-  return ROWS.filter((row) => row.backend === backend && row.require_grad === row.grad_context);
+  return ROWS.filter((row) => row.backend === backend);
+}
+
+/** The phone widths the cells are walked at: each cell at one of them, in turn. */
+export const PHONE_WIDTHS = [320, 390, 430];
+
+/** The rows walked at phone width `width`: every third row, so all three widths cover them all. */
+export function rowsAtWidth(width) {
+  const index = PHONE_WIDTHS.indexOf(width);
+  return ROWS.filter((_, position) => position % PHONE_WIDTHS.length === index);
 }
 
 /** The cell's settings as a link's query. */

@@ -14,6 +14,7 @@ export const CYCLE = rowsFor('gpu').filter(
   (row) =>
     row.outcome === 'completed' &&
     row.declares_flex &&
+    row.require_grad === row.grad_context &&
     ((row.declares_autodiff === 'yes' && row.grad_context && row.fix === 'none') ||
       (row.declares_autodiff === 'no' && !row.grad_context && row.fix === 'none') ||
       (row.declares_autodiff === 'no' && row.grad_context && row.fix !== 'none')),

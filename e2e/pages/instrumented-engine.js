@@ -9,10 +9,12 @@
 //   self.__workerId          a random id, to tell workers apart across samples
 // With `hideTimestampQuery`, adapters report no `timestamp-query` feature. With `leak`, every
 // request leaks on purpose — one page of wasm memory and one GPU buffer — so the soak's leak
-// check can be shown to fail.
+// check can be shown to fail. With `holdTraining`, the worker stops right after posting its first
+// training progress, in a synchronous request to `/__hold-training` that the test answers when it
+// is ready (holdTraining below): a test can act while a run is certainly in progress.
 
 /** JavaScript prepended to the bootstrap. */
-export function instrumentation({ hideTimestampQuery = false, leak = false } = {}) {
+export function instrumentation({ hideTimestampQuery = false, leak = false, holdTraining = false } = {}) {
   return `
 (() => {
   self.__requests = -1; // the first message is the compiled module
@@ -22,11 +24,20 @@ export function instrumentation({ hideTimestampQuery = false, leak = false } = {
   // CaseFinished, TrainFinished): the worker serving the page is the one that answered last.
   self.__answeredAt = -1;
   const post = self.postMessage.bind(self);
+  let held = false;
   self.postMessage = (message, ...rest) => {
     if (message instanceof Uint8Array && [1, 2, 4].includes(message[0])) {
       self.__answeredAt = performance.timeOrigin + performance.now();
     }
-    return post(message, ...rest);
+    const posted = post(message, ...rest);
+    // Postcard variant 3 is FromWorker::TrainProgress.
+    if (${holdTraining} && !held && message instanceof Uint8Array && message[0] === 3) {
+      held = true;
+      const hold = new XMLHttpRequest();
+      hold.open('GET', new URL('__hold-training', self.location.href), false);
+      hold.send();
+    }
+    return posted;
   };
   self.addEventListener('message', (event) => {
     // Postcard starts each message with its variant: 4 is ToWorker::Warm, a spare's warm-up.
@@ -88,6 +99,23 @@ export async function instrumentEngine(page, options) {
       if (!/has been disposed|has been closed/.test(error.message)) throw error;
     }
   });
+}
+
+/**
+ * Answers the worker's hold (see `holdTraining`): resolves `held` when the worker is stopped after
+ * its first training progress, and lets it go on when `release()` is called.
+ */
+export async function holdTraining(page) {
+  let reached;
+  const held = new Promise((resolve) => (reached = resolve));
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await page.route('**/__hold-training', async (route) => {
+    reached();
+    await released;
+    await route.fulfill({ status: 200, body: 'go on' });
+  });
+  return { held, release };
 }
 
 /** The worker serving the page's runs: of the engine workers, the one that answered last. */

@@ -50,7 +50,7 @@ export class Playground {
     await this.settled();
   }
 
-  /** @param {'no'|'yes'|'cfg_off'} choice what the declaration says about `Autodiff` */
+  /** @param {'no'|'yes'|'cfg_off'|'cfg_on'} choice what the declaration says about `Autodiff` */
   async setAutodiff(choice) {
     await this.page.locator(`input[name="declares-autodiff"][value="${choice}"]`).check();
     await this.settled();
@@ -148,6 +148,9 @@ export class Playground {
       expect(await this.text('panic-message')).toBe(row.panic_message);
       expect(await this.text('panic-location')).toBe(row.panic_location);
       expect(await this.text('panic-meaning')).toBe(row.panic_meaning);
+      expect(await this.fixes(), `${row.name}: fixes`).toEqual(
+        (row.fixes ?? []).map(({ label, before, after }) => ({ label, before, after })),
+      );
       return;
     }
     expect(await this.text('route')).toBe(row.route);
@@ -182,6 +185,17 @@ export class Playground {
   /** The page's width beyond the viewport, in pixels (0: nothing scrolls sideways). */
   async sidewaysOverflow() {
     return this.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  }
+
+  /** The fixes the panic card offers: each button's label and its before and after code. */
+  async fixes() {
+    return this.outcomePanel.locator('.fix').evaluateAll((fixes) =>
+      fixes.map((fix) => ({
+        label: fix.querySelector('.fix-button').textContent,
+        before: fix.querySelector('[data-testid="fix-before"]').textContent,
+        after: fix.querySelector('[data-testid="fix-after"]').textContent,
+      })),
+    );
   }
 
   /** Clicks the fix button labelled `label` on the panic card. */

@@ -29,15 +29,21 @@ test('the scenario downloads as a Cargo project with the declaration and call it
   const main = files[`${name}/src/main.rs`];
   expect(main).toContain('#[backend_extension(Cube, Flex, Autodiff: cfg(feature = "autodiff"))]');
   expect(main).toContain('#[cfg(feature = "autodiff")]\nimpl<B: ScaleOps, C: CheckpointStrategy> ScaleOps for Autodiff<B, C> {');
+  expect(main).toContain('#[cfg(feature = "autodiff")]\n#[derive(Debug)]\nstruct ScaleBackward;');
   expect(main).toContain('let values: Vec<f32> = vec![1.0, -2.0];');
   expect(main).toContain('let device = device.autodiff();');
   expect(main).toContain('let x = x.require_grad();');
-  expect(main).toContain('let output = <Dispatch as ScaleOps>::scale(input, 3.0);');
+  expect(main).toContain('let y = scale(x.clone(), 3.0);');
   expect(main).not.toContain('trace::');
   const manifest = files[`${name}/Cargo.toml`];
   expect(manifest).toContain('burn = { version = "=0.22.1"');
   expect(manifest).toContain('[features]\n');
-  expect(files[`${name}/README.md`]).toContain('cargo run --features autodiff');
+  const readme = files[`${name}/README.md`];
+  expect(readme).toContain('cargo run --features autodiff');
+  // What the page showed for the scenario, as `cargo run` shows it.
+  expect(readme).toContain(
+    'panicked on WebGPU, with the message\n`cargo run` panics with:\n\n```text\nnot implemented: Backend not supported for custom op `scale`\n```',
+  );
 
   // Each file can be read on the page, and copied.
   const mainFile = panel.locator('details[data-file="src/main.rs"]');

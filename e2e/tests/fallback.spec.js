@@ -1,5 +1,5 @@
 // Chromium without --enable-unsafe-webgpu has navigator.gpu but no adapter: the page says so and
-// every run goes to the CPU backend, with the same routing and the same numbers.
+// every run goes to the CPU backend, where the routing decides by the Flex selector.
 import { test, expect } from '@playwright/test';
 import { BASE_ARGS, CHROMIUM } from '../playwright.config.js';
 import { Playground } from '../pages/playground.js';
@@ -37,4 +37,14 @@ test('without WebGPU the explanation follows the backend that ran, not the toggl
   await playground.open('?op=scale&declares_autodiff=no&declares_flex=no&grad=off&require_grad=off&backend=gpu&x=1&param=2');
   expect(await playground.text('panic-message')).toBe('not implemented: Backend not supported for custom op `scale`');
   expect(await playground.text('panic-meaning')).toMatch(/^The input lives on the Flex backend/);
+});
+
+test('without WebGPU training runs on the CPU, and its heading says so', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=yes&fix=none&steps=10&backend=gpu');
+  const panel = page.locator('section.training');
+  await panel.getByTestId('train-button').click();
+  await expect(panel.getByTestId('train-status')).toHaveAttribute('data-state', 'completed', { timeout: 120_000 });
+  await expect(panel.getByTestId('train-request')).toContainText(' · CPU · ');
+  await expect(panel.getByTestId('train-backend')).toHaveText('CPU · Flex (CPU)');
 });

@@ -1,10 +1,11 @@
-// Every op × declaration × grad context × fix on WebGPU, operated through the controls as a
-// person would, compared with the golden table the native matrix writes: the route, the exact
-// numbers, the exact panic text, location and explanation, the highlighted lines of the
+// Every cell of the golden table — op × declaration × grad context × require_grad × fix ×
+// backend, WebGPU and CPU — operated through the controls as a person would, compared with the
+// golden table the native matrix writes: the route, the exact numbers, the exact panic text,
+// location and explanation, the fixes offered with their code, the highlighted lines of the
 // generated routing — and that the highlighted line is where a person can see it.
 import { test, expect } from '@playwright/test';
 import { Playground } from '../pages/playground.js';
-import { INPUTS, rowsFor } from '../golden.js';
+import { INPUTS, ROWS } from '../golden.js';
 
 // One page for all cells (a fresh one after a failure), cells in order.
 test.describe.configure({ mode: 'default' });
@@ -16,7 +17,7 @@ test.beforeAll(async ({ browser }) => {
   await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
 });
 
-for (const row of rowsFor('gpu')) {
+for (const row of ROWS) {
   test(row.name, async () => {
     await playground.selectOp(row.op);
     await playground.typeTensor(INPUTS[row.op].tensor);
@@ -24,24 +25,28 @@ for (const row of rowsFor('gpu')) {
     await playground.setAutodiff(row.declares_autodiff);
     await playground.setDeclaresFlex(row.declares_flex);
     await playground.selectFix(row.fix);
-    // Grad context before require_grad when turning on, after it when turning off, so the
-    // cell's own state is the last one run.
+    await playground.selectBackend(row.backend);
+    // Grad context before require_grad when turning on, after it when turning off; a cell with
+    // require_grad but no grad context turns require_grad on last.
     if (row.grad_context) {
       await playground.setGradContext(true);
-      await playground.setRequireGrad(true);
+      await playground.setRequireGrad(row.require_grad);
     } else {
       await playground.setRequireGrad(false);
       await playground.setGradContext(false);
+      await playground.setRequireGrad(row.require_grad);
     }
     await playground.expectGoldenRow(row);
     await playground.expectHighlightVisible(row);
+    const backend = row.backend === 'gpu' ? 'WebGPU' : 'CPU';
     if (row.outcome === 'completed') {
-      expect(await playground.text('device')).toMatch(/^WebGPU · /);
+      expect(await playground.text('device')).toMatch(new RegExp(`^${backend} · `));
     } else {
       // The panic trapped the engine's worker; a new one took over, and the toggles stayed.
-      await expect(playground.outcomePanel.getByTestId('panic-recovery')).toContainText(
-        'a new worker took over',
+      expect(await playground.text('panic-recovery')).toBe(
+        "The panic stopped the engine's worker; a new worker took over. Your inputs and toggles are unchanged.",
       );
+      expect(await playground.outcomePanel.locator('h2').first().innerText()).toBe(`burn panicked on ${backend}`);
     }
   });
 }

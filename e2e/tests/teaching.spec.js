@@ -67,23 +67,27 @@ for (const panic of PANICS) {
 test('the panic card explains the float-op surprise', async ({ page }) => {
   const playground = new Playground(page);
   await playground.open(PANICS[0].query);
-  expect(await playground.text('panic-surprise')).toContain('In burn 0.22.1 a float op never gets that far');
+  expect(await playground.text('panic-surprise')).toContain("in burn 0.22.1 a float op's wrapped input fails the backend match first");
 });
 
-test('Autodiff behind a cfg that is off: explained, and enabling the feature fixes it', async ({ page }) => {
+test('Autodiff behind a cfg that is off: explained, and the build with the feature on runs', async ({ page }) => {
   const playground = new Playground(page);
-  for (const [query, message, output] of [
-    ['?op=shift_ids&declares_autodiff=cfg_off&grad=on&fix=none&x=1,2&param=10', 'not implemented: Autodiff not supported for custom op `shift_ids`', [11, 12]],
-    ['?op=scale&declares_autodiff=cfg_off&grad=on&require_grad=on&fix=none&x=1,-2&param=3', 'not implemented: Backend not supported for custom op `scale`', [3, -6]],
+  for (const [query, message, output, route] of [
+    ['?op=shift_ids&declares_autodiff=cfg_off&grad=on&fix=none&x=1,2&param=10', 'not implemented: Autodiff not supported for custom op `shift_ids`', [11, 12], 'Concrete implementation, in the autodiff context'],
+    ['?op=scale&declares_autodiff=cfg_off&grad=on&require_grad=on&fix=none&x=1,-2&param=3', 'not implemented: Backend not supported for custom op `scale`', [3, -6], 'Autodiff<B, C> implementation'],
   ]) {
     await playground.open(query);
     expect(await playground.text('panic-message')).toBe(message);
     expect(await playground.text('panic-meaning')).toContain('cfg(feature = "autodiff")');
-    expect(await playground.text('panic-surprise')).toContain('cargo build --features autodiff');
+    expect(await playground.text('panic-surprise')).toContain('the fix below builds it with the feature on');
     await playground.applyFix('Enable the feature');
     expect(await playground.outcomeKind()).toBe('completed');
     expect(await playground.text('output-values')).toBe(shown(output));
-    await expect(page.locator('input[name="declares-autodiff"][value="yes"]')).toBeChecked();
+    expect(await playground.text('route')).toBe(route);
+    // The declaration stays the cfg-gated one, now built with its feature on; the routing view
+    // shows that build's own code.
+    await expect(page.locator('input[name="declares-autodiff"][value="cfg_on"]')).toBeChecked();
+    await expect(playground.codeBox).toContainText('__concrete_strategy');
   }
 });
 

@@ -115,8 +115,8 @@ fn autodiff_gate(declaration: Declaration) -> String {
         .unwrap_or_default()
 }
 
-/// Puts `gate` (a cfg attribute, or nothing) on every item of `items`: the top-level lines that
-/// start an item (`struct`, `impl`, or their attributes and docs).
+/// Puts `gate` (a cfg attribute, or nothing) on every item of `items`: after an item's doc
+/// comment, before its first attribute or keyword line.
 fn gated_items(gate: &str, items: &str) -> String {
     if gate.is_empty() {
         return items.trim_end().to_owned();
@@ -124,7 +124,7 @@ fn gated_items(gate: &str, items: &str) -> String {
     let mut out = String::new();
     let mut at_item_start = true;
     for line in items.trim_end().lines() {
-        if at_item_start && !line.trim().is_empty() && !line.starts_with(' ') {
+        if at_item_start && !line.trim().is_empty() && !line.starts_with([' ', '/']) {
             out.push_str(gate);
             at_item_start = false;
         }
@@ -429,13 +429,19 @@ fn op_function(op: OpKind) -> &'static str {
         OpKind::LeakyRelu => {
             "/// `leaky_relu` on tensors: through the routing `#[backend_extension]` generated.\n\
              fn leaky_relu<const D: usize>(x: Tensor<D>, slope: f32) -> Tensor<D> {\n    \
-             Tensor::from_dispatch(<Dispatch as LeakyReluOps>::leaky_relu(x.into_dispatch(), slope))\n\
+             Tensor::from_dispatch(<Dispatch as LeakyReluOps>::leaky_relu(\n        \
+             x.into_dispatch(),\n        \
+             slope,\n    \
+             ))\n\
              }"
         }
         OpKind::ShiftIds => {
             "/// `shift_ids` on tensors: through the routing `#[backend_extension]` generated.\n\
              fn shift_ids<const D: usize>(ids: Tensor<D, Int>, offset: i32) -> Tensor<D, Int> {\n    \
-             Tensor::from_dispatch(<Dispatch as ShiftIdsOps>::shift_ids(ids.into_dispatch(), offset))\n\
+             Tensor::from_dispatch(<Dispatch as ShiftIdsOps>::shift_ids(\n        \
+             ids.into_dispatch(),\n        \
+             offset,\n    \
+             ))\n\
              }"
         }
     }
@@ -562,7 +568,10 @@ fn main_fn(scenario: &Scenario) -> String {
          if y.is_tracked() {\n        \
          let grads = y.sum().backward();\n        \
          if let Some(gradient) = x.grad(&grads) {\n            \
-         println!(\"dsum(y)/dx = {}\", shown(gradient.to_data().iter::<f32>().collect()));\n        \
+         println!(\n                \
+         \"dsum(y)/dx = {}\",\n                \
+         shown(gradient.to_data().iter::<f32>().collect())\n            \
+         );\n        \
          }\n    \
          }\n"
         .to_owned()

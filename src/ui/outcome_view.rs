@@ -75,7 +75,8 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
                 fix: scenario.fix,
                 input: input_code(&scenario.args),
                 backend: scenario.backend,
-                gpu_available: use_playground().gpu_available_untracked(),
+                // Set by the card from what the engine says now.
+                gpu_available: false,
             };
             view! { <PanicCard report context worker_survived/> }.into_any()
         }
@@ -175,43 +176,52 @@ pub fn PanicCard(
     let playground = use_playground();
     let location = report.location.as_ref().map(panic_location_text);
     let kind = PanicKind::of(&report, context.declaration);
-    let offers = fixes(&kind, &context);
-    let fix_list = (!offers.is_empty()).then(|| {
-        view! {
-            <h3>"Fixes"</h3>
-            <div class="fixes">
-                {offers
-                    .into_iter()
-                    .map(|offer| {
-                        let action = offer.action;
-                        view! {
-                            <div class="fix" data-fix=offer.label>
-                                <button type="button" class="fix-button" on:click=move |_| {
-                                    playground.apply_fix(action);
-                                    if let Some(then) = then {
-                                        then.run(());
-                                    }
-                                }>
-                                    {offer.label}
-                                </button>
-                                <p class="note">{offer.description}</p>
-                                <div class="before-after">
-                                    <div>
-                                        <span class="before-after-label">"Before"</span>
-                                        <pre class="snippet" tabindex="0"><code data-testid="fix-before">{offer.before}</code></pre>
-                                    </div>
-                                    <div>
-                                        <span class="before-after-label">"After"</span>
-                                        <pre class="snippet" tabindex="0"><code data-testid="fix-after">{offer.after}</code></pre>
+    // The fixes depend on whether the engine has a GPU (a replacement worker may still be
+    // starting when the card first shows).
+    let fix_kind = kind.clone();
+    let fix_list = move || {
+        let context = FixContext {
+            gpu_available: playground.gpu_known.get().unwrap_or(false),
+            ..context.clone()
+        };
+        let offers = fixes(&fix_kind, &context);
+        (!offers.is_empty()).then(|| {
+            view! {
+                <h3>"Fixes"</h3>
+                <div class="fixes">
+                    {offers
+                        .into_iter()
+                        .map(|offer| {
+                            let action = offer.action;
+                            view! {
+                                <div class="fix" data-fix=offer.label>
+                                    <button type="button" class="fix-button" on:click=move |_| {
+                                        playground.apply_fix(action);
+                                        if let Some(then) = then {
+                                            then.run(());
+                                        }
+                                    }>
+                                        {offer.label}
+                                    </button>
+                                    <p class="note">{offer.description}</p>
+                                    <div class="before-after">
+                                        <div>
+                                            <span class="before-after-label">"Before"</span>
+                                            <pre class="snippet" tabindex="0"><code data-testid="fix-before">{offer.before}</code></pre>
+                                        </div>
+                                        <div>
+                                            <span class="before-after-label">"After"</span>
+                                            <pre class="snippet" tabindex="0"><code data-testid="fix-after">{offer.after}</code></pre>
+                                        </div>
                                     </div>
                                 </div>
-                            </div>
-                        }
-                    })
-                    .collect_view()}
-            </div>
-        }
-    });
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            }
+        })
+    };
     view! {
         <article class="card card-panic" data-outcome="panicked" role="alert">
             <h2>{match report.backend {

@@ -56,6 +56,9 @@ pub struct Playground {
     pub url_notices: RwSignal<Vec<UrlNotice>>,
     /// The engine's state.
     pub status: ReadSignal<Status>,
+    /// Whether the engine has a GPU device, as its last ready worker said (kept while a
+    /// replacement starts); `None` until a worker was ready.
+    pub gpu_known: Memo<Option<bool>>,
     /// Where the spare engine worker is (exposed as `data-spare` for tests and benchmarks).
     pub spare: ReadSignal<SpareState>,
     /// The engine's download, while it lasts.
@@ -101,6 +104,11 @@ impl Playground {
             text_revision: RwSignal::new(0),
             url_notices: RwSignal::new(notices),
             status,
+            gpu_known: Memo::new(move |previous: Option<&Option<bool>>| match status.get() {
+                Status::Ready { gpu, .. } => Some(gpu.is_ok()),
+                Status::Failed(_) => Some(false),
+                _ => previous.copied().flatten(),
+            }),
             spare,
             load_progress,
             last_run: RwSignal::new(None),

@@ -196,10 +196,14 @@ pub fn TrainingPanel() -> impl IntoView {
                     type="button"
                     class="run-button"
                     data-testid="train-button"
-                    prop:disabled=move || !errors.with(Vec::is_empty)
+                    prop:disabled=move || running() || !errors.with(Vec::is_empty)
                     on:click=move |_| start(training)
                 >
-                    {move || if running() { "Train again" } else { "Train" }}
+                    {move || match training.get() {
+                        Training::Idle => "Train",
+                        Training::Running { .. } => "Training…",
+                        Training::Done { .. } => "Train again",
+                    }}
                 </button>
                 <button
                     type="button"
@@ -293,7 +297,8 @@ fn panicked(
         fix: request.fix,
         input: String::new(),
         backend: report.backend.unwrap_or(request.backend),
-        gpu_available: use_playground().gpu_available_untracked(),
+        // Set by the card from what the engine says now.
+        gpu_available: false,
     };
     view! {
         {heading}

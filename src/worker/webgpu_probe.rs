@@ -61,7 +61,7 @@ pub async fn probe() -> Result<AdapterProbe, String> {
         };
     }
     if name.is_empty() {
-        name = "unnamed WebGPU adapter".to_owned();
+        name = "an adapter that does not give its name".to_owned();
     }
     let features = get(&adapter, "features");
     let has: Option<Function> = get(&features, "has").dyn_into().ok();

@@ -1,0 +1,123 @@
+// Page object for the playground in Firefox (puppeteer-core): the actions a person takes and the
+// readings a person makes, as in pages/playground.js for Chromium.
+import assert from 'node:assert/strict';
+
+const OUTCOME = 'section[aria-labelledby="outcome-heading"]';
+const LONG = { timeout: 120_000, polling: 'mutation' };
+
+export class FirefoxPlayground {
+  /** @param {import('puppeteer-core').Page} page @param {string} base the page's folder URL */
+  constructor(page, base) {
+    this.page = page;
+    this.base = base;
+  }
+
+  /** Opens the page with `query`, the tour marked as seen, and waits for the engine and the run. */
+  async open(query = '') {
+    await this.page.evaluateOnNewDocument(() => localStorage.setItem('tour', 'closed'));
+    await this.page.goto(`${this.base}index.html${query}`);
+    await this.waitForEngine();
+    await this.settled();
+  }
+
+  async waitForEngine() {
+    await this.page.waitForFunction(
+      () => /Engine ready|not available/.test(document.querySelector('[data-testid="engine-status"]')?.textContent ?? ''),
+      LONG,
+    );
+  }
+
+  /** Waits until no run is pending. */
+  async settled() {
+    await this.page.waitForFunction(
+      (outcome) => document.querySelector(outcome)?.getAttribute('aria-busy') === 'false',
+      LONG,
+      OUTCOME,
+    );
+  }
+
+  /** Loads a link's query through the page's own navigation (back/forward state). */
+  async navigate(query) {
+    await this.page.evaluate((query) => {
+      history.pushState(null, '', `?${query}`);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, query);
+    await this.settled();
+  }
+
+  engineStatus() {
+    return this.page.$eval('[data-testid="engine-status"]', (element) => element.textContent);
+  }
+
+  async outcomeKind() {
+    return this.page.$eval(`${OUTCOME} [data-outcome]`, (element) => element.getAttribute('data-outcome'));
+  }
+
+  /** The text of the outcome panel's element with this test id, or null. */
+  text(testId) {
+    return this.page.evaluate(
+      (outcome, testId) => document.querySelector(`${outcome} [data-testid="${testId}"]`)?.innerText ?? null,
+      OUTCOME,
+      testId,
+    );
+  }
+
+  /** Highlighted deciding lines of the routing, without line numbers. */
+  focusLines() {
+    return this.page.$$eval('[data-testid="routing-focus"]', (lines) =>
+      lines.map((line) => line.textContent.replace(/^\s*\d+\s*/, '').trim()),
+    );
+  }
+
+  armFirstLine() {
+    return this.page.evaluate(() => {
+      const first = document.querySelector('.routing [data-arm="true"], .routing .line-focus');
+      return first ? first.textContent.replace(/^\s*\d+\s*/, '').trim() : null;
+    });
+  }
+
+  /** Whether the first highlighted line is inside its code box's visible rectangle. */
+  highlightVisible() {
+    return this.page.waitForFunction(
+      () => {
+        const line = document.querySelector('[data-testid="routing-focus"]');
+        const box = document.querySelector('.routing pre.code');
+        if (!line || !box) return false;
+        const l = line.getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        const top = b.top + box.clientTop;
+        const left = b.left + box.clientLeft;
+        return l.top >= top && l.bottom <= top + box.clientHeight && l.left >= left && l.left < left + box.clientWidth;
+      },
+      { timeout: 30_000, polling: 'raf' },
+    );
+  }
+
+  /** Asserts that the page shows what the golden table says for `row`. */
+  async expectGoldenRow(row) {
+    assert.equal(await this.outcomeKind(), row.outcome, row.name);
+    assert.deepEqual(await this.focusLines(), row.highlight_focus, `${row.name}: highlighted lines`);
+    assert.equal(await this.armFirstLine(), row.highlight_arm ?? null, `${row.name}: highlighted arm`);
+    if (row.outcome === 'panicked') {
+      assert.equal(await this.text('panic-message'), row.panic_message, row.name);
+      assert.equal(await this.text('panic-location'), row.panic_location, row.name);
+      assert.equal(await this.text('panic-meaning'), row.panic_meaning, row.name);
+      return;
+    }
+    assert.equal(await this.text('route'), row.route, row.name);
+    assert.equal(await this.text('output-values'), row.output, row.name);
+    assert.equal(await this.text('output-meta'), row.output_meta, row.name);
+    assert.equal(await this.text('gradient-values'), row.gradient ?? null, row.name);
+  }
+
+  /** Clicks the button with exactly this text inside `scope` (a selector). */
+  async click(scope, text) {
+    const button = await this.page.waitForSelector(`${scope} ::-p-text(${text})`);
+    await button.click();
+  }
+
+  async applyFix(label) {
+    await this.click(`${OUTCOME} .fix[data-fix="${label}"]`, label);
+    await this.settled();
+  }
+}

@@ -1,0 +1,96 @@
+// Firefox as shipped on Linux: no WebGPU at all. The page says so and runs everything on the CPU
+// backend — its panics (each trapping a worker that a spare replaces), training, the export — and
+// from a plain static host's sub-path too.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, PORT, launch } from './browser.mjs';
+import { FirefoxPlayground } from './playground.mjs';
+import { DIST, startServer } from './server.mjs';
+import { startStaticHost } from '../static-host.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await startServer(PORT);
+  browser = await launch('shipped');
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function playground(base = BASE) {
+  return new FirefoxPlayground(await browser.newPage(), base);
+}
+
+describe('Firefox as shipped (no WebGPU)', () => {
+  test('the page says WebGPU is missing and runs on the CPU', async () => {
+    const page = await playground();
+    await page.open('?op=scale&declares_autodiff=yes&grad=on&require_grad=on&fix=none&x=1,-2,3.5&param=2.5');
+    assert.match(await page.engineStatus(), /WebGPU is not available here \(this browser does not expose WebGPU \(navigator\.gpu is missing\)\)/);
+    assert.match(await page.engineStatus(), /Every run uses the CPU backend \(burn-flex\) instead\./);
+    assert.equal(await page.page.$eval('input[name="backend"][value="gpu"]', (input) => input.disabled), true);
+    assert.equal(await page.outcomeKind(), 'completed');
+    assert.equal(await page.text('device'), 'CPU · Flex (CPU)');
+    assert.equal(await page.text('output-values'), '2.5, -5, 8.75');
+    assert.equal(await page.text('gradient-values'), '2.5, 2.5, 2.5');
+    await page.page.close();
+  });
+
+  test('panics are shown exactly, and the next run works', async () => {
+    const page = await playground();
+    await page.open('?op=shift_ids&declares_autodiff=no&grad=on&fix=none&x=1,2&param=10');
+    assert.equal(await page.text('panic-message'), 'not implemented: Autodiff not supported for custom op `shift_ids`');
+    assert.equal(await page.text('panic-location'), 'src/ops/shift_ids/mod.rs:49:1');
+    await page.applyFix('Declare Autodiff');
+    assert.equal(await page.outcomeKind(), 'completed');
+    assert.equal(await page.text('output-values'), '11, 12');
+    // A Cube-only declaration on the CPU meets the fallback arm, as the banner says.
+    await page.navigate('op=scale&declares_autodiff=no&declares_flex=no&grad=off&require_grad=off&fix=none&x=1&param=2');
+    assert.equal(await page.text('panic-message'), 'not implemented: Backend not supported for custom op `scale`');
+    assert.match(await page.text('panic-meaning'), /^The input lives on the Flex backend, and the op's declaration does not list Flex\./);
+    await page.page.close();
+  });
+
+  test('training runs on the CPU, and its heading says so', async () => {
+    const page = await playground();
+    await page.open('?op=scale&declares_autodiff=yes&fix=none&steps=10&lr=0.05&optimizer=adam');
+    await page.click('section.training', 'Train');
+    await page.page.waitForSelector('section.training [data-testid="train-status"][data-state="completed"]', { timeout: 120_000 });
+    const heading = await page.page.$eval('[data-testid="train-request"]', (element) => element.textContent);
+    assert.match(heading, / · CPU · /);
+    const status = await page.page.$eval('[data-testid="train-status"]', (element) => element.textContent);
+    assert.equal(status, 'Trained 10 steps.');
+    await page.page.close();
+  });
+
+  test('the export states what the page showed', async () => {
+    const page = await playground();
+    await page.open('?op=scale&declares_autodiff=no&grad=on&require_grad=on&fix=none&x=1,-2&param=3');
+    assert.equal(await page.text('panic-message'), 'not implemented: Backend not supported for custom op `scale`');
+    const readme = await page.page.$eval('section.export details[data-file="README.md"] pre', (element) => element.textContent);
+    assert.match(readme, /panicked on the CPU backend \(burn-flex\), with the message\n`cargo run` panics with:\n\n```text\nnot implemented: Backend not supported for custom op `scale`\n```/);
+    const main = await page.page.$eval('section.export details[data-file="src/main.rs"] pre', (element) => element.textContent);
+    assert.match(main, /let device = Device::flex\(\);/);
+    await page.page.close();
+  });
+
+  test('from a plain static host at a sub-path: page, workers, training, export', async () => {
+    const host = await startStaticHost(DIST, PORT + 1);
+    try {
+      const page = await playground(host.url);
+      await page.open('?op=shift_ids&declares_autodiff=no&grad=on&fix=none&x=1,2&param=10');
+      assert.equal(await page.text('panic-message'), 'not implemented: Autodiff not supported for custom op `shift_ids`');
+      // The panic trapped the worker; its replacement (the spare) serves the fix.
+      await page.applyFix('Declare Autodiff');
+      assert.equal(await page.text('output-values'), '11, 12');
+      await page.click('section.training', 'Train');
+      await page.page.waitForSelector('section.training [data-testid="train-status"][data-state="completed"]', { timeout: 120_000 });
+      const readme = await page.page.$eval('section.export details[data-file="README.md"] pre', (element) => element.textContent);
+      assert.match(readme, /```text\ny = 11, 12\n```/);
+      await page.page.close();
+    } finally {
+      host.stop();
+    }
+  });
+});
