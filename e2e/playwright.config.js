@@ -21,7 +21,8 @@ export default defineConfig({
   expect: { timeout: 30_000 },
   // One browser at a time: the machine has 2 cores and SwiftShader is CPU-bound.
   workers: 1,
-  reporter: [['list']],
+  // The list for people; JSON for the documents' counts (scripts/doc-counts.mjs).
+  reporter: [['list'], ['json', { outputFile: 'artifacts/chromium.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: CHROMIUM, args: WEBGPU_ARGS },

@@ -40,11 +40,15 @@ ensure_wasm_target() {
   }
 }
 
-# rustfmt for the format check (rustup's minimal profile leaves it out).
-ensure_rustfmt() {
+# rustfmt and clippy for the checks (rustup's minimal profile leaves them out).
+ensure_rust_components() {
   cargo fmt --version >/dev/null 2>&1 || {
     step "adding rustfmt"
     rustup component add rustfmt
+  }
+  cargo clippy --version >/dev/null 2>&1 || {
+    step "adding clippy"
+    rustup component add clippy
   }
 }
 

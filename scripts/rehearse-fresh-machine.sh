@@ -35,7 +35,7 @@ trap cleanup EXIT
 # installed there (trunk, wasm-bindgen) are invisible to the rehearsal.
 real_cargo_bin="$(dirname "$(command -v rustup)")"
 rustup_bin="$(readlink -f "$(command -v rustup)")"
-for proxy in rustup cargo rustc rustdoc rustfmt cargo-fmt; do
+for proxy in rustup cargo rustc rustdoc rustfmt cargo-fmt cargo-clippy clippy-driver; do
   ln -s "$rustup_bin" "$home/.cargo/bin/$proxy"
 done
 clean_path="$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$real_cargo_bin" | paste -sd:)"

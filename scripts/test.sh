@@ -1,25 +1,37 @@
 #!/usr/bin/env bash
 # Runs every test, installing whatever is missing first:
-#   0. the Rust sources formatted as rustfmt formats them;
-#   1. native tests on real burn: the parser, the form, and the whole routing matrix on wgpu
-#      (Mesa's lavapipe Vulkan driver stands in for a GPU) and on the Flex CPU backend;
+#   0. the Rust sources formatted as rustfmt formats them, and clippy clean (natively, and for the
+#      page's and the engine worker's wasm builds);
+#   1. native tests on real burn: the parser, the form, the claims the page makes, and the whole
+#      routing matrix and training on wgpu (Mesa's lavapipe Vulkan driver stands in for a GPU)
+#      and on the Flex CPU backend; the exported Cargo projects built and run;
 #   2. the engine built for wasm32 in release mode;
 #   3. `trunk serve` bound to 127.0.0.1 only;
 #   4. the playground built with trunk (then wasm-opt and its Content-Security-Policy) and driven
-#      in headless Chromium with WebGPU (SwiftShader): the matrix, teaching layer, recovery,
-#      fallbacks, hostile input and a 100-run soak.
+#      in headless Chromium with WebGPU (SwiftShader) and without, and in Firefox as shipped (no
+#      WebGPU) and with WebGPU on (Mesa's Vulkan driver): the golden cells, the teaching layer,
+#      training, recovery, fallbacks, hostile input, a soak, and a plain static host at a
+#      sub-path;
+#   5. the numbers the documents quote, counted from those runs.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 # Set-up first (packages, Node tooling, crates, wasm-bindgen-cli, trunk), so that a network or
 # version problem stops the run in its first minutes rather than after the builds.
-ensure_setup --node mesa-vulkan-drivers chromium iproute2
-ensure_rustfmt
+ensure_setup --node mesa-vulkan-drivers chromium firefox-esr python3 iproute2
+ensure_rust_components
 
 step "formatting (cargo fmt --check)"
 cargo fmt --check
 
-step "native tests (parser, form, matrix on wgpu + flex)"
+step "clippy (native, page wasm, engine wasm)"
+cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy --bin playground --lib --no-default-features --features ui \
+  --target wasm32-unknown-unknown --quiet -- -D warnings
+cargo clippy --bin engine-worker --lib --no-default-features --features worker \
+  --target wasm32-unknown-unknown --quiet -- -D warnings
+
+step "native tests (parser, form, claims, matrix and training on wgpu + flex, export)"
 # lavapipe warns about XDG_RUNTIME_DIR when it is unset; give it one.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 cargo test --all-targets
@@ -36,7 +48,14 @@ step "trunk build --release"
 trunk build --release
 optimize_dist
 
-step "browser tests (Playwright + Chromium + WebGPU)"
+step "browser tests in Chromium (Playwright)"
 (cd e2e && npx playwright test)
+
+step "browser tests in Firefox (puppeteer-core over WebDriver BiDi: as shipped, and with WebGPU)"
+(cd e2e && node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=./firefox/reporter.mjs --test-reporter-destination=stdout firefox/)
+
+step "the documents' numbers, counted from the runs"
+node scripts/doc-counts.mjs
 
 step "all tests passed"

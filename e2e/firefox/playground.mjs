@@ -116,6 +116,21 @@ export class FirefoxPlayground {
     await button.click();
   }
 
+  /** Starts training and waits for the run to end; returns its end state. */
+  async train() {
+    await (await this.page.waitForSelector('section.training [data-testid="train-button"]:not([disabled])')).click();
+    const status = 'section.training [data-testid="train-status"]';
+    await this.page.waitForFunction(
+      (status) => {
+        const state = document.querySelector(status)?.getAttribute('data-state');
+        return state !== undefined && state !== null && state !== 'running';
+      },
+      LONG,
+      status,
+    );
+    return this.page.$eval(status, (element) => element.getAttribute('data-state'));
+  }
+
   async applyFix(label) {
     await this.click(`${OUTCOME} .fix[data-fix="${label}"]`, label);
     await this.settled();

@@ -55,8 +55,7 @@ describe('Firefox as shipped (no WebGPU)', () => {
   test('training runs on the CPU, and its heading says so', async () => {
     const page = await playground();
     await page.open('?op=scale&declares_autodiff=yes&fix=none&steps=10&lr=0.05&optimizer=adam');
-    await page.click('section.training', 'Train');
-    await page.page.waitForSelector('section.training [data-testid="train-status"][data-state="completed"]', { timeout: 120_000 });
+    assert.equal(await page.train(), 'completed');
     const heading = await page.page.$eval('[data-testid="train-request"]', (element) => element.textContent);
     assert.match(heading, / · CPU · /);
     const status = await page.page.$eval('[data-testid="train-status"]', (element) => element.textContent);
@@ -84,8 +83,7 @@ describe('Firefox as shipped (no WebGPU)', () => {
       // The panic trapped the worker; its replacement (the spare) serves the fix.
       await page.applyFix('Declare Autodiff');
       assert.equal(await page.text('output-values'), '11, 12');
-      await page.click('section.training', 'Train');
-      await page.page.waitForSelector('section.training [data-testid="train-status"][data-state="completed"]', { timeout: 120_000 });
+      assert.equal(await page.train(), 'completed');
       const readme = await page.page.$eval('section.export details[data-file="README.md"] pre', (element) => element.textContent);
       assert.match(readme, /```text\ny = 11, 12\n```/);
       await page.page.close();

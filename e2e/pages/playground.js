@@ -98,6 +98,16 @@ export class Playground {
     await this.settled();
   }
 
+  /** Types `text` into the tensor field unless it already holds it (typing reruns after a pause). */
+  async ensureTensor(text) {
+    if ((await this.tensorField.inputValue()) !== text) await this.typeTensor(text);
+  }
+
+  /** Types `text` into the parameter field unless it already holds it. */
+  async ensureParam(text) {
+    if ((await this.paramField.inputValue()) !== text) await this.typeParam(text);
+  }
+
   async typeParam(text) {
     await this.paramField.fill(text);
     await this.settled();

@@ -20,8 +20,8 @@ test.beforeAll(async ({ browser }) => {
 for (const row of ROWS) {
   test(row.name, async () => {
     await playground.selectOp(row.op);
-    await playground.typeTensor(INPUTS[row.op].tensor);
-    await playground.typeParam(INPUTS[row.op].param);
+    await playground.ensureTensor(INPUTS[row.op].tensor);
+    await playground.ensureParam(INPUTS[row.op].param);
     await playground.setAutodiff(row.declares_autodiff);
     await playground.setDeclaresFlex(row.declares_flex);
     await playground.selectFix(row.fix);
@@ -46,7 +46,7 @@ for (const row of ROWS) {
       expect(await playground.text('panic-recovery')).toBe(
         "The panic stopped the engine's worker; a new worker took over. Your inputs and toggles are unchanged.",
       );
-      expect(await playground.outcomePanel.locator('h2').first().innerText()).toBe(`burn panicked on ${backend}`);
+      expect(await playground.outcomePanel.locator('.card-panic h2').innerText()).toBe(`burn panicked on ${backend}`);
     }
   });
 }

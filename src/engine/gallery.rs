@@ -22,7 +22,7 @@ impl Engine {
         let (gpu, cpu) = (gpu.device.clone(), self.cpu.clone());
         match panic_capture::catching_async(run(case, gpu, cpu)).await {
             Ok(description) => CaseOutcome::Completed(description),
-            Err(report) => CaseOutcome::Panicked(report),
+            Err(report) => CaseOutcome::Panicked(*report),
         }
     }
 }

@@ -65,24 +65,27 @@ fn report_of(info: &PanicHookInfo<'_>) -> PanicReport {
     PanicReport::new(message, location)
 }
 
-/// Runs `f`, returning the panic it raised as the hook recorded it.
-pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
+/// Runs `f`, returning the panic it raised as the hook recorded it (boxed: a run's result is
+/// passed around far more often than a panic).
+pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, Box<PanicReport>> {
     install(None);
     LAST.with(|last| last.borrow_mut().take());
     let was_capturing = CAPTURING.with(|capturing| capturing.replace(true));
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     CAPTURING.with(|capturing| capturing.set(was_capturing));
     result.map_err(|_| {
-        LAST.with(|last| last.borrow_mut().take())
-            .unwrap_or_else(|| {
-                PanicReport::new("panic not seen by the panic hook".to_owned(), None)
-            })
+        Box::new(
+            LAST.with(|last| last.borrow_mut().take())
+                .unwrap_or_else(|| {
+                    PanicReport::new("panic not seen by the panic hook".to_owned(), None)
+                }),
+        )
     })
 }
 
 /// [`catching`] for a future: every poll runs inside it, so a panic raised after an `.await`
 /// (a read back, a transaction) is reported the same way.
-pub async fn catching_async<T>(future: impl Future<Output = T>) -> Result<T, PanicReport> {
+pub async fn catching_async<T>(future: impl Future<Output = T>) -> Result<T, Box<PanicReport>> {
     CatchPanics {
         future: Box::pin(future),
     }
@@ -94,7 +97,7 @@ struct CatchPanics<F> {
 }
 
 impl<F: Future> Future for CatchPanics<F> {
-    type Output = Result<F::Output, PanicReport>;
+    type Output = Result<F::Output, Box<PanicReport>>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match catching(|| self.future.as_mut().poll(cx)) {

@@ -112,7 +112,7 @@ pub(super) async fn run(
         Ok(Err(reason)) => return Outcome::Failed(reason),
         Err(mut report) => {
             trace::take().complete(&mut report);
-            return Outcome::Panicked(report);
+            return Outcome::Panicked(*report);
         }
     };
     let route = observed_route(&staged.trace, staged.output_autodiff);
@@ -158,7 +158,7 @@ pub(super) async fn run(
                     ..trace
                 }
                 .complete(&mut report);
-                return Outcome::Panicked(report);
+                return Outcome::Panicked(*report);
             }
         };
     trace::take();
@@ -170,7 +170,7 @@ pub(super) async fn run(
         .zip(reference_gradient.as_ref())
         .and_then(|(gradient, reference)| gradient.values.max_abs_difference(&reference.values));
     let compare_ms = milliseconds_since(comparing);
-    Outcome::Completed(Completed {
+    Outcome::Completed(Box::new(Completed {
         output_difference,
         gradient_difference,
         output,
@@ -192,7 +192,7 @@ pub(super) async fn run(
             read_ms,
             compare_ms,
         },
-    })
+    }))
 }
 
 fn milliseconds_since(start: Instant) -> f64 {

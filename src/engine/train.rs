@@ -464,7 +464,7 @@ async fn run<M: Model + Clone>(
                 Ok(stepped) => stepped,
                 Err(report) => {
                     STEP.with(|step| step.set(None));
-                    return panicked(step_number, report);
+                    return panicked(step_number, *report);
                 }
             };
             if let Some(gradients) = gradients {

@@ -9,8 +9,8 @@ use crate::model::scenario::BackendChoice;
 /// The result of running one [`Scenario`](crate::model::scenario::Scenario).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Outcome {
-    /// The call returned and its tensors were read back.
-    Completed(Completed),
+    /// The call returned and its tensors were read back (boxed: the other variants are small).
+    Completed(Box<Completed>),
     /// The call panicked; the report is what the panic hook captured.
     Panicked(PanicReport),
     /// The run could not start or finish for a reason that is not a panic: the chosen backend is

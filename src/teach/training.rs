@@ -93,7 +93,7 @@ fn group_thousands(value: u32) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);
@@ -282,9 +282,7 @@ pub fn loss_text(report: &TrainReport) -> Option<String> {
             Some(gap) if gap.is_nan() => {
                 "A loss is NaN, so the two curves cannot be compared.".to_owned()
             }
-            Some(gap) if gap == 0.0 => {
-                "The builtin model's loss is the same at every recorded step.".to_owned()
-            }
+            Some(0.0) => "The builtin model's loss is the same at every recorded step.".to_owned(),
             Some(gap) if low <= 0.0 || high / low < 1.01 => format!(
                 "The builtin model's loss stays within {} of it at every recorded step.",
                 significant(gap)

@@ -50,6 +50,7 @@ pub fn EngineBanner() -> impl IntoView {
                 data-testid="engine-status"
                 role="status"
                 data-spare=move || format!("{:?}", playground.spare.get()).to_lowercase()
+                data-adapter=adapter.clone()
             >
                 "Engine ready on WebGPU: " <strong>{adapter}</strong> "."
                 {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}

@@ -38,13 +38,16 @@ type Answer = (Reply, Option<Scenario>);
 #[derive(Clone)]
 pub struct EngineClient(Rc<Shell>);
 
+/// Receives a training run's losses as they are read back.
+pub type ProgressListener = Box<dyn FnMut(&[LossPoint])>;
+
 struct Shell {
     machine: RefCell<Machine>,
     module: RefCell<Option<JsValue>>,
     workers: RefCell<HashMap<WorkerId, Spawned>>,
     waiting: RefCell<HashMap<RequestId, oneshot::Sender<Answer>>>,
     /// Where each training run's losses go as they arrive.
-    progress_listeners: RefCell<HashMap<RequestId, Box<dyn FnMut(&[LossPoint])>>>,
+    progress_listeners: RefCell<HashMap<RequestId, ProgressListener>>,
     next_request: Cell<RequestId>,
     status: WriteSignal<Status>,
     spare: WriteSignal<SpareState>,
@@ -113,7 +116,7 @@ impl EngineClient {
     pub fn train(
         &self,
         request: TrainRequest,
-        on_progress: Box<dyn FnMut(&[LossPoint])>,
+        on_progress: ProgressListener,
     ) -> (RequestId, impl std::future::Future<Output = Reply> + use<>) {
         let (id, receiver) = self.request();
         self.0
@@ -244,10 +247,10 @@ impl EngineClient {
         let on_message = {
             let weak = Weak::clone(&weak);
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                if let Some(client) = upgrade(&weak) {
-                    if let Some(message) = decode(event.data()) {
-                        client.handle(Event::Message(id, message));
-                    }
+                if let Some(client) = upgrade(&weak)
+                    && let Some(message) = decode(event.data())
+                {
+                    client.handle(Event::Message(id, message));
                 }
             })
         };

@@ -63,7 +63,7 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
     };
     match reply {
         Reply::Outcome(Outcome::Completed(completed)) => {
-            view! { <CompletedCard completed round_trip_ms/> }.into_any()
+            view! { <CompletedCard completed=*completed round_trip_ms/> }.into_any()
         }
         // Caught by the engine (natively), or trapping the worker (in the browser).
         Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
@@ -224,7 +224,7 @@ pub fn PanicCard(
     };
     view! {
         <article class="card card-panic" data-outcome="panicked" role="alert">
-            <h2>{match report.backend {
+            <h2 data-testid="panic-heading">{match report.backend {
                 Some(backend) => format!("burn panicked on {}", backend_text(backend)),
                 None => "burn panicked".to_owned(),
             }}</h2>

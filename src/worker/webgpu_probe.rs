@@ -38,7 +38,7 @@ pub async fn probe() -> Result<AdapterProbe, String> {
         .map_err(|_| "navigator.gpu.requestAdapter is not a function".to_owned())?;
     let promise: Promise = request
         .call0(&gpu)
-        .and_then(|value| value.dyn_into().map_err(JsValue::from))
+        .and_then(|value| value.dyn_into())
         .map_err(|_| "navigator.gpu.requestAdapter() failed".to_owned())?;
     let adapter = JsFuture::from(promise)
         .await
