@@ -27,6 +27,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: CHROMIUM, args: WEBGPU_ARGS },
     viewport: { width: 1280, height: 900 },
+    // The release build registers a service worker that then answers the build's requests from
+    // its cache, where page.route cannot see them (the instrumented engine, failed loads): it
+    // is blocked, except in the tests about it (offline.spec.js).
+    serviceWorkers: 'block',
   },
   webServer: {
     command: `node serve.mjs ../dist ${PORT}`,

@@ -31,6 +31,8 @@ export async function startStaticHost(dist, port) {
   }
   return {
     url,
+    /** The served copy of dist/ on disk. */
+    folder: join(root, SUB_PATH),
     stop() {
       server.kill();
       rmSync(root, { recursive: true, force: true });

@@ -107,8 +107,9 @@ ensure_node_tools() {
 
 # Finishes a release dist/ for shipping: the Content-Security-Policy, both wasm files (the
 # engine's and the page's) shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108
-# produces a wasm that breaks in browsers), and precompressed .br/.gz copies of every file. Kept
-# out of `trunk serve`: wasm-opt takes minutes.
+# produces a wasm that breaks in browsers), the build's manifest (the service worker that keeps
+# the build for offline visits, the engine's sizes for its download bar), and precompressed
+# .br/.gz copies of every file. Kept out of `trunk serve`: wasm-opt takes minutes.
 optimize_dist() {
   ensure_node_tools
   node "$ROOT/scripts/add-csp.mjs" "$ROOT/dist/index.html"
@@ -120,6 +121,8 @@ optimize_dist() {
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       "$wasm" -o "$wasm"
   done
+  step "the build's manifest (service worker, engine sizes)"
+  node "$ROOT/scripts/write-build-manifest.mjs" "$ROOT/dist"
   step "precompressing dist/ (brotli, gzip)"
   node "$ROOT/scripts/compress-dist.mjs" "$ROOT/dist"
 }

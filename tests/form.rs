@@ -365,9 +365,10 @@ mod training_fields {
             },
         ];
         let drawn = chart(&points, 100);
-        // x from 52 to 588 for steps 0..100; y from 10 (1e1) to 216 (1e-1) over 3 decades.
-        assert_eq!(drawn.custom, "52.0,10.0 320.0,113.0 588.0,216.0");
-        assert_eq!(drawn.builtin, "52.0,10.0");
+        // x from 72 to 588 for steps 0..100; y from 10 (1e1) to 216 (1e-1) over 3 decades.
+        assert_eq!(drawn.custom, "72.0,10.0 330.0,113.0 588.0,216.0");
+        assert_eq!(drawn.builtin, "72.0,10.0");
+        assert!(!drawn.coincide);
         assert_eq!(
             drawn.y_ticks,
             vec![
@@ -378,7 +379,7 @@ mod training_fields {
         );
         assert_eq!(
             drawn.x_ticks,
-            vec![(52.0, "0".to_owned()), (588.0, "100".to_owned())]
+            vec![(72.0, "0".to_owned()), (588.0, "100".to_owned())]
         );
     }
 
@@ -665,6 +666,98 @@ mod explanations_from_facts {
         assert_eq!(
             PanicKind::of(&bare, Declaration::CubeFlex),
             PanicKind::Other
+        );
+    }
+}
+
+mod routing_diff {
+    use burn_extension_playground::model::scenario::{Declaration, OpKind};
+    use burn_extension_playground::teach::diff::{Change, routing_diff};
+    use burn_extension_playground::teach::expanded;
+
+    /// For every op and every pair of declarations, the diff's lines give back both expansions:
+    /// the unchanged and added lines the shown one, the unchanged and removed lines the compared
+    /// one, each shown line with its own index.
+    #[test]
+    fn every_diff_gives_back_both_expansions() {
+        for op in OpKind::ALL {
+            for &shown in Declaration::ALL {
+                for &compared in Declaration::ALL {
+                    let diff = routing_diff(op, shown, compared).expect("both are shipped");
+                    let side = |keep: Change| -> Vec<&str> {
+                        diff.lines
+                            .iter()
+                            .filter(|line| line.change == Change::Same || line.change == keep)
+                            .map(|line| line.text.as_str())
+                            .collect()
+                    };
+                    let new: Vec<&str> = expanded::source(op, shown).unwrap().lines().collect();
+                    let old: Vec<&str> = expanded::source(op, compared).unwrap().lines().collect();
+                    assert_eq!(side(Change::Added), new, "{op:?} {shown:?} vs {compared:?}");
+                    assert_eq!(
+                        side(Change::Removed),
+                        old,
+                        "{op:?} {shown:?} vs {compared:?}"
+                    );
+                    for line in &diff.lines {
+                        if line.change != Change::Removed {
+                            assert_eq!(line.line.map(|index| new[index]), Some(line.text.as_str()));
+                        }
+                    }
+                    if shown == compared {
+                        assert_eq!(
+                            diff.summary,
+                            "The two declarations generate the same routing, line for line."
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Listing Flex adds the backend match's second arm, which the generated code names by its
+    /// tag: the summary says so, and counts the lines.
+    #[test]
+    fn the_summary_names_the_arms_that_appear() {
+        let diff = routing_diff(OpKind::Scale, Declaration::CubeFlex, Declaration::Cube).unwrap();
+        let count = |declaration, needle: &str| {
+            expanded::source(OpKind::Scale, declaration)
+                .unwrap()
+                .lines()
+                .filter(|line| line.trim().starts_with(needle))
+                .count()
+        };
+        assert_eq!(
+            count(Declaration::Cube, "(1usize, __has_float_input) =>"),
+            0
+        );
+        assert_eq!(
+            count(Declaration::CubeFlex, "(1usize, __has_float_input) =>"),
+            1
+        );
+        let adds = diff.summary.split("Arms it adds: ").nth(1).unwrap_or("");
+        assert!(
+            adds.contains("`(1usize, __has_float_input)`"),
+            "{}",
+            diff.summary
+        );
+        let added = diff
+            .lines
+            .iter()
+            .filter(|line| line.change == Change::Added)
+            .count();
+        assert!(
+            diff.summary.contains(&format!("{added} lines added")),
+            "{}",
+            diff.summary
+        );
+        // The other way round, the same arm is dropped.
+        let back = routing_diff(OpKind::Scale, Declaration::Cube, Declaration::CubeFlex).unwrap();
+        let drops = back.summary.split("Arms it drops: ").nth(1).unwrap_or("");
+        assert!(
+            drops.contains("`(1usize, __has_float_input)`"),
+            "{}",
+            back.summary
         );
     }
 }

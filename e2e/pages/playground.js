@@ -138,15 +138,14 @@ export class Playground {
    * `innerText` is empty for them until the next frame.
    */
   async focusLines() {
-    const lines = await this.page.getByTestId('routing-focus').allTextContents();
-    return lines.map((line) => line.replace(/^\s*\d+\s*/, '').trim());
+    return this.page.getByTestId('routing-focus').evaluateAll(CODE_TEXTS);
   }
 
   /** The first line of the highlighted arm, without its line number. */
   async armFirstLine() {
     const first = this.page.locator('.routing [data-arm="true"], .routing .line-focus').first();
     if ((await first.count()) === 0) return null;
-    return (await first.textContent()).replace(/^\s*\d+\s*/, '').trim();
+    return first.evaluate(CODE_TEXT);
   }
 
   /** Asserts that the page shows what the golden table says for `row`. */
@@ -223,6 +222,28 @@ export class Playground {
     return this.page.locator(field === 'tensor' ? '#tensor-error' : '#param-error').innerText();
   }
 }
+
+/**
+ * A code line's text as written: without its line number, and without the words a diff adds for
+ * screen readers ("added", "removed"). Read as `textContent`: lines outside the code box's view
+ * skip rendering (`content-visibility`), and `innerText` is empty for them until the next frame.
+ * (A function the page evaluates: it must stand alone.)
+ */
+const CODE_TEXT = (line) =>
+  [...line.childNodes]
+    .filter((node) => !node.classList?.contains('line-number') && !node.classList?.contains('visually-hidden'))
+    .map((node) => node.textContent)
+    .join('')
+    .trim();
+/** CODE_TEXT of each line. */
+const CODE_TEXTS = (lines) =>
+  lines.map((line) =>
+    [...line.childNodes]
+      .filter((node) => !node.classList?.contains('line-number') && !node.classList?.contains('visually-hidden'))
+      .map((node) => node.textContent)
+      .join('')
+      .trim(),
+  );
 
 /** The part of an element's box its content is visible in (its client area), in page pixels. */
 function visibleRect(element) {

@@ -489,11 +489,13 @@ impl Machine {
                     self.answer(id, Reply::WorkerPanicked(report), out);
                 }
                 // The instance traps right after this message: replace it now rather than wait
-                // for its error event.
+                // for its error event. No note on the banner: the panic's own card says what
+                // happened, in terms of the scenario that panicked (a panic is the playground
+                // working, not the site failing).
                 self.replace_current(
                     "Replacing the engine worker after a panic it could not survive…",
                     &reason,
-                    Some("A panic stopped the engine worker; a new one took over.".to_owned()),
+                    None,
                     out,
                 );
             }
@@ -1123,9 +1125,7 @@ mod tests {
                 Command::ShowSpare(SpareState::None),
                 Command::ShowStatus(Status::Ready {
                     gpu: Ok("gpu".to_owned()),
-                    note: Some(
-                        "A panic stopped the engine worker; a new one took over.".to_owned()
-                    ),
+                    note: None,
                 }),
                 Command::StartTimer(Timer::SpareDelay),
             ]

@@ -62,6 +62,10 @@ pub struct Form {
     pub train: TrainTexts,
     /// The training optimiser.
     pub optimizer: OptimizerChoice,
+    /// The declaration the routing view compares with, if any.
+    pub compare: Option<Declaration>,
+    /// Whether the page is embedded (the compact layout for an iframe).
+    pub embed: bool,
 }
 
 impl Default for Form {
@@ -78,6 +82,8 @@ impl Default for Form {
             texts: OpKind::ALL.map(OpTexts::example),
             train: TrainTexts::default(),
             optimizer: OptimizerChoice::Adam,
+            compare: None,
+            embed: false,
         }
     }
 }
@@ -153,9 +159,17 @@ impl Form {
                 query.append_pair(key, text);
             }
         }
-        query
-            .append_pair(keys::OPTIMIZER, optimizer_name(self.optimizer))
-            .finish()
+        query.append_pair(keys::OPTIMIZER, optimizer_name(self.optimizer));
+        if let Some(compare) = self.compare {
+            query.append_pair(keys::COMPARE, compare.module());
+        }
+        let query = query.finish();
+        // `embed` is a bare key, as people write it: `…&embed`.
+        if self.embed {
+            format!("{query}&{}", keys::EMBED)
+        } else {
+            query
+        }
     }
 
     /// Whether [`Form::to_query`] leaves a field's text out for being too long for a link.
@@ -253,6 +267,22 @@ impl Form {
                     .find(|&optimizer| optimizer_name(optimizer) == value)
                     .ok_or(UrlProblem::BadValue)?
             }
+            keys::COMPARE => {
+                self.compare = Some(
+                    Declaration::ALL
+                        .iter()
+                        .copied()
+                        .find(|declaration| declaration.module() == value)
+                        .ok_or(UrlProblem::BadValue)?,
+                )
+            }
+            keys::EMBED => {
+                self.embed = match value {
+                    "" | "1" | "yes" | "on" => true,
+                    "0" | "no" | "off" => false,
+                    _ => return Err(UrlProblem::BadValue),
+                }
+            }
             keys::STEPS | keys::LEARNING_RATE => {
                 if value.len() > MAX_URL_TEXT_BYTES {
                     return Err(UrlProblem::TooLong);
@@ -284,7 +314,7 @@ impl Form {
 pub mod keys {
     /// `scale`, `leaky_relu` or `shift_ids`.
     pub const OP: &str = "op";
-    /// `no`, `yes` or `cfg_off`: the `Autodiff` selector (see [`autodiff_name`]).
+    /// `no`, `yes`, `cfg_off` or `cfg_on`: the `Autodiff` selector (see [`autodiff_name`]).
     pub const DECLARES_AUTODIFF: &str = "declares_autodiff";
     /// `yes` or `no`: the `Flex` selector.
     pub const DECLARES_FLEX: &str = "declares_flex";
@@ -306,8 +336,12 @@ pub mod keys {
     pub const LEARNING_RATE: &str = "lr";
     /// Training: `adam` or `sgd`.
     pub const OPTIMIZER: &str = "optimizer";
+    /// The routing view's "compare with": a declaration's module name (`cube_flex`, …).
+    pub const COMPARE: &str = "compare";
+    /// The compact page for an iframe; written bare (`…&embed`).
+    pub const EMBED: &str = "embed";
     /// Every key, in the order links are written.
-    pub const ALL: [&str; 12] = [
+    pub const ALL: [&str; 14] = [
         OP,
         DECLARES_AUTODIFF,
         DECLARES_FLEX,
@@ -320,6 +354,8 @@ pub mod keys {
         STEPS,
         LEARNING_RATE,
         OPTIMIZER,
+        COMPARE,
+        EMBED,
     ];
 }
 
@@ -345,6 +381,16 @@ fn parse_flag(value: &str, yes: &str, no: &str) -> Result<bool, UrlProblem> {
         Ok(false)
     } else {
         Err(UrlProblem::BadValue)
+    }
+}
+
+/// A declaration as the page names it in a list: its selectors as written, and for a cfg-gated
+/// `Autodiff` whether the build has the feature on.
+pub fn declaration_label(declaration: Declaration) -> String {
+    match declaration.autodiff() {
+        AutodiffDeclared::CfgOff => format!("{} — feature off", declaration.selectors()),
+        AutodiffDeclared::CfgOn => format!("{} — feature on", declaration.selectors()),
+        AutodiffDeclared::Absent | AutodiffDeclared::Listed => declaration.selectors().to_owned(),
     }
 }
 

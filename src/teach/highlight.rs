@@ -170,6 +170,59 @@ pub fn to_html(lines: &[Vec<Token>]) -> String {
     html
 }
 
+/// A diff of two highlighted sources as HTML, in the form of [`to_html`]: a line of the shown
+/// source (`new`) keeps its `data-line` index and number, so the arm a run went through is marked
+/// as in the plain view; an added line is also classed `line-added`, and a line only in the
+/// compared source (`old`) is classed `line-removed`, carries no index, and is numbered with a
+/// minus sign. Screen readers hear "added" and "removed" before such lines.
+pub fn diff_to_html(
+    diff: &[crate::teach::diff::DiffLine],
+    new: &[Vec<Token>],
+    old: &[Vec<Token>],
+) -> String {
+    use crate::teach::diff::Change;
+    use std::fmt::Write as _;
+    let mut html = String::new();
+    for line in diff {
+        let (tokens, class) = match (line.change, line.line, line.old_line) {
+            (Change::Removed, _, Some(old_index)) => (old.get(old_index), "line line-removed"),
+            (Change::Added, Some(index), _) => (new.get(index), "line line-added"),
+            (_, Some(index), _) => (new.get(index), "line"),
+            _ => (None, "line"),
+        };
+        match line.line {
+            Some(index) if line.change != Change::Removed => {
+                let _ = write!(
+                    html,
+                    "<span class=\"{class}\" data-line=\"{index}\"><span class=\"line-number\" aria-hidden=\"true\">{}</span>",
+                    index + 1
+                );
+            }
+            _ => {
+                let _ = write!(
+                    html,
+                    "<span class=\"{class}\"><span class=\"line-number\" aria-hidden=\"true\">−</span>"
+                );
+            }
+        }
+        match line.change {
+            Change::Added => html.push_str("<span class=\"visually-hidden\">added </span>"),
+            Change::Removed => html.push_str("<span class=\"visually-hidden\">removed </span>"),
+            Change::Same => {}
+        }
+        for token in tokens.into_iter().flatten() {
+            let _ = write!(html, "<span class=\"{}\">", token.kind.class());
+            escape_into(&mut html, &token.text);
+            html.push_str("</span>");
+        }
+        html.push_str(
+            "
+</span>",
+        );
+    }
+    html
+}
+
 /// Appends `text` with the characters that mean something in HTML escaped.
 fn escape_into(html: &mut String, text: &str) {
     for c in text.chars() {

@@ -6,6 +6,7 @@
 //! - [`expanded`]: the routing rustc expanded for every op and declaration, shipped with the
 //!   page.
 //! - [`route_view`]: the arm of that code a run went through, from what the run observed.
+//! - [`diff`]: what one declaration's routing adds to another's, line by line and in words.
 //! - [`highlight`]: Rust syntax colouring for the code views.
 //! - [`explain`]: what a panic means, and the fixes for it.
 //! - [`present`]: numbers, paths and routes as the page words them.
@@ -14,6 +15,7 @@
 //! - [`export`]: the scenario as a Cargo project that reproduces it natively.
 //! - [`tour`]: the guided first visit's steps.
 
+pub mod diff;
 pub mod expanded;
 pub mod explain;
 pub mod export;

@@ -321,8 +321,11 @@ pub fn largest_gap(points: &[LossPoint]) -> Option<f32> {
 pub const CHART_WIDTH: f32 = 600.0;
 /// See [`CHART_WIDTH`].
 pub const CHART_HEIGHT: f32 = 240.0;
-/// Margins around the plot inside the SVG: left (for the labels), right, top, bottom.
-const MARGIN: (f32, f32, f32, f32) = (52.0, 12.0, 10.0, 24.0);
+/// Margins around the plot inside the SVG: left (for the labels, wide enough for `1e-10` at
+/// the larger type a phone gets), right, top, bottom.
+const MARGIN: (f32, f32, f32, f32) = (PLOT_LEFT, 12.0, 10.0, 24.0);
+/// Where the plot starts, in SVG units: the y labels end just left of it.
+pub const PLOT_LEFT: f32 = 72.0;
 
 /// The loss chart: two polylines on a log scale, and the labels of its axes.
 #[derive(Clone, Debug, PartialEq)]
@@ -335,6 +338,9 @@ pub struct Chart {
     pub y_ticks: Vec<(f32, String)>,
     /// (x, label) for the first and last step.
     pub x_ticks: Vec<(f32, String)>,
+    /// Whether the two lines are drawn at the same points (then the builtin one is drawn
+    /// dashed, wider, under the custom one, and the caption says they coincide).
+    pub coincide: bool,
 }
 
 /// The chart of `points` for a run of `steps` steps. Losses are drawn on a log scale (they fall
@@ -369,9 +375,11 @@ pub fn chart(points: &[LossPoint], steps: u32) -> Chart {
     let y_ticks = (low as i32..=high as i32)
         .map(|power| (y(power as f32), format!("1e{power}")))
         .collect();
+    let (custom, builtin) = (line(|point| point.custom), line(|point| point.builtin));
     Chart {
-        custom: line(|point| point.custom),
-        builtin: line(|point| point.builtin),
+        coincide: !custom.is_empty() && custom == builtin,
+        custom,
+        builtin,
         y_ticks,
         x_ticks: vec![(x(0), "0".to_owned()), (x(steps), steps.to_string())],
     }

@@ -11,18 +11,22 @@ fn megabytes(bytes: f64) -> String {
     format!("{:.1} MB", bytes / 1_000_000.0)
 }
 
-/// The engine download: a bar (a fraction when the size is known) and the bytes received.
+/// The engine download: a bar and how many of its bytes arrived, of the total that crosses the
+/// network; or that it comes from this browser's cache.
 #[component]
 fn Progress(progress: LoadProgress) -> impl IntoView {
-    let text = match progress.total {
-        Some(total) => format!("{} of {}", megabytes(progress.received), megabytes(total)),
-        None => format!("{} received", megabytes(progress.received)),
+    let text = match (progress.cached, progress.sent, progress.total) {
+        (true, ..) => "from this browser's cache".to_owned(),
+        (false, Some(sent), Some(total)) => {
+            format!("{} of {}", megabytes(sent), megabytes(total))
+        }
+        _ => format!("{} received", megabytes(progress.received)),
     };
     view! {
         <span class="load-progress">
             <progress
-                max=progress.total.map(|total| total.to_string())
-                value=progress.total.map(|_| progress.received.to_string())
+                max="1"
+                value=progress.fraction.map(|fraction| fraction.to_string())
                 aria-label="Engine download"
             ></progress>
             " " <span data-testid="load-bytes">{text}</span>
@@ -44,19 +48,22 @@ pub fn EngineBanner() -> impl IntoView {
             </p>
         }
         .into_any(),
-        Status::Ready { gpu: Ok(adapter), note } => view! {
+        Status::Ready { gpu: Ok(adapter), note } => {
+            let name = adapter.clone();
+            view! {
             <p
                 class="banner banner-ok"
                 data-testid="engine-status"
                 role="status"
                 data-spare=move || format!("{:?}", playground.spare.get()).to_lowercase()
-                data-adapter=adapter.clone()
+                data-adapter=name
             >
                 "Engine ready on WebGPU: " <strong>{adapter}</strong> "."
                 {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}
             </p>
+            }
+            .into_any()
         }
-        .into_any(),
         Status::Ready { gpu: Err(reason), note } => view! {
             <p class="banner banner-warn" data-testid="engine-status" role="status">
                 "WebGPU is not available here (" {reason} "). Every run uses the CPU backend (burn-flex) instead. Its selector is Flex: an op declared without Flex meets the routing's fallback arm there."
@@ -101,6 +108,40 @@ pub fn UrlNotices() -> impl IntoView {
                     <ul>{notices.into_iter().map(|notice| view! { <li>{notice.to_string()}</li> }).collect_view()}</ul>
                 </div>
             }
+        })
+    }
+}
+
+/// Whether the browser says it is online.
+fn online() -> bool {
+    web_sys::window().is_none_or(|window| window.navigator().on_line())
+}
+
+/// Whether a service worker serves this page (the build kept in this browser's cache).
+fn cached_build() -> bool {
+    web_sys::window()
+        .map(|window| window.navigator().service_worker())
+        .is_some_and(|workers| workers.controller().is_some())
+}
+
+/// Says so when the browser is offline, and whether the playground runs from its cache.
+#[component]
+pub fn OfflineNotice() -> impl IntoView {
+    let offline = RwSignal::new(!online());
+    let on = window_event_listener(leptos::ev::online, move |_| offline.set(false));
+    let off = window_event_listener(leptos::ev::offline, move |_| offline.set(true));
+    on_cleanup(move || {
+        on.remove();
+        off.remove();
+    });
+    move || {
+        offline.get().then(|| {
+            let text = if cached_build() {
+                "You are offline. The playground runs from this browser's cache: the page and its engine were kept from your last visit."
+            } else {
+                "You are offline. What is already loaded keeps working; anything else this page needs cannot be fetched."
+            };
+            view! { <p class="banner banner-info" data-testid="offline-notice" role="status">{text}</p> }
         })
     }
 }

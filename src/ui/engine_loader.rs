@@ -15,13 +15,20 @@ const ENGINE_WASM_URL: &str = "engine-worker_bg.wasm";
 /// How often the download progress is read, in milliseconds.
 const PROGRESS_INTERVAL_MS: u32 = 100;
 
-/// Bytes of the engine received so far, and the total when the server says it.
+/// How far the engine's download has come.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoadProgress {
-    /// Bytes received (decompressed).
+    /// Bytes of the engine received (decompressed).
     pub received: f64,
-    /// The total, when known (no content encoding and a Content-Length).
+    /// The part of the download done, when the engine's size is known.
+    pub fraction: Option<f64>,
+    /// The bytes the download takes over the network (compressed, when the host compresses),
+    /// when known.
     pub total: Option<f64>,
+    /// The part of `total` received so far.
+    pub sent: Option<f64>,
+    /// The engine comes from this browser's cache (a service worker), not the network.
+    pub cached: bool,
 }
 
 fn get(target: &JsValue, key: &str) -> JsValue {
@@ -61,7 +68,10 @@ pub async fn compiled_module(
             while !done.get() {
                 progress.set(Some(LoadProgress {
                     received: get(&state, "received").as_f64().unwrap_or(0.0),
+                    fraction: get(&state, "fraction").as_f64(),
                     total: get(&state, "total").as_f64(),
+                    sent: get(&state, "sent").as_f64(),
+                    cached: get(&state, "cached").as_bool().unwrap_or(false),
                 }));
                 gloo_timers::future::TimeoutFuture::new(PROGRESS_INTERVAL_MS).await;
             }

@@ -88,6 +88,7 @@ pub fn ExportPanel() -> impl IntoView {
                 <span class="note" role="status" data-testid="export-status">{move || status.get()}</span>
             </div>
             {move || project.get().map(|project| view! { <ProjectFiles project/> })}
+            <EmbedSnippet/>
             {move || project.with(Option::is_none).then(|| view! {
                 <p class="note">"A field above does not parse: fix it to export the scenario."</p>
             })}
@@ -126,4 +127,54 @@ fn ProjectFiles(project: Project) -> impl IntoView {
             }
         })
         .collect_view()
+}
+
+/// The scenario as an iframe for a book page or a post: the compact embed of this page.
+#[component]
+fn EmbedSnippet() -> impl IntoView {
+    let playground = use_playground();
+    let snippet = move || {
+        playground.form.with(|form| {
+            let title = format!(
+                "Burn Extension Playground: {} declared #[backend_extension({})]",
+                form.op.name(),
+                form.declaration.selectors()
+            );
+            format!(
+                "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"760\" loading=\"lazy\" style=\"border: 0\"></iframe>",
+                escape_attribute(&super::url::link_to(form, true)),
+                escape_attribute(&title)
+            )
+        })
+    };
+    let copied = RwSignal::new(false);
+    let copy = move |_| {
+        let text = snippet();
+        let clipboard = web_sys::window().map(|window| window.navigator().clipboard());
+        leptos::task::spawn_local(async move {
+            if let Some(clipboard) = clipboard {
+                let done = wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&text)).await;
+                copied.set(done.is_ok());
+            }
+        });
+    };
+    view! {
+        <h3>"Embed it in a page"</h3>
+        <p class="note">
+            "The compact playground (the controls, the outcome and the routing arm, with a link back here), for an iframe in a book page or a post:"
+        </p>
+        <div class="embed-snippet">
+            <button type="button" class="share-button copy-button" on:click=copy data-testid="copy-embed">
+                {move || if copied.get() { "Copied" } else { "Copy" }}
+            </button>
+            <pre class="snippet" tabindex="0"><code data-testid="embed-snippet">{snippet}</code></pre>
+        </div>
+    }
+}
+
+/// `text` for a double-quoted HTML attribute.
+fn escape_attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
 }

@@ -33,13 +33,13 @@ pub mod url;
 use leptos::ev;
 use leptos::prelude::*;
 
-use banner::{EngineBanner, UrlNotices};
+use banner::{EngineBanner, OfflineNotice, UrlNotices};
 use controls::Controls;
 use export_view::ExportPanel;
 use gallery_view::GalleryView;
 use outcome_view::OutcomePanel;
 use routing_view::RoutingView;
-use state::Playground;
+use state::{Playground, use_playground};
 use theme::ThemeSwitch;
 use tour::{Tour, TourButton};
 use training_view::TrainingPanel;
@@ -50,12 +50,13 @@ pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
-/// The whole page.
+/// The whole page, or its compact embed (`?embed`).
 #[component]
 pub fn App() -> impl IntoView {
-    // Asked before the scenario goes into the address bar.
-    let tour = RwSignal::new(tour::first_visit().then_some(0));
     let playground = Playground::provide();
+    let embed = playground.form.with_untracked(|form| form.embed);
+    // Asked before the scenario goes into the address bar; never in an embed.
+    let tour = RwSignal::new((!embed && tour::first_visit()).then_some(0));
 
     // Back/forward: the form from the URL, run. Ctrl/Cmd + Enter runs from anywhere.
     // The handles live as long as the app and remove their listeners when it goes.
@@ -77,6 +78,9 @@ pub fn App() -> impl IntoView {
         .with_untracked(|form| url::write(form, HistoryMode::Replace));
     playground.schedule_run(0);
 
+    if embed {
+        return view! { <Embed/> }.into_any();
+    }
     view! {
         <header class="page-header">
             <div>
@@ -91,6 +95,7 @@ pub fn App() -> impl IntoView {
                 <ThemeSwitch/>
             </div>
         </header>
+        <OfflineNotice/>
         <EngineBanner/>
         <UrlNotices/>
         <main class="layout">
@@ -113,5 +118,39 @@ pub fn App() -> impl IntoView {
                 "Share the exact scenario with the page's link."
             </p>
         </footer>
+    }
+    .into_any()
+}
+
+/// The compact page for an iframe in a book page or a post: the scenario's controls, its
+/// outcome and the routing arm it went through, and a link to the same scenario in the full
+/// playground. No tour, no gallery, no training.
+#[component]
+fn Embed() -> impl IntoView {
+    let playground = use_playground();
+    let full = move || playground.form.with(|form| url::link_to(form, false));
+    view! {
+        <div class="embed">
+            <header class="embed-header">
+                <strong>"Burn Extension Playground"</strong>
+                <span class="header-buttons">
+                    <a href=full target="_blank" rel="noopener" data-testid="open-full">
+                        "Open in the playground"
+                    </a>
+                    <ThemeSwitch/>
+                </span>
+            </header>
+            <OfflineNotice/>
+            <EngineBanner/>
+            <UrlNotices/>
+            <main class="layout">
+                <section class="panel" aria-labelledby="scenario-heading">
+                    <h2 id="scenario-heading">"Scenario"</h2>
+                    <Controls/>
+                </section>
+                <OutcomePanel/>
+            </main>
+            <RoutingView/>
+        </div>
     }
 }

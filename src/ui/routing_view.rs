@@ -1,5 +1,6 @@
 //! The generated routing for the selected op and declaration — the real rustc expansion of
-//! burn's macro — with the arm the last run went through highlighted and scrolled into view.
+//! burn's macro — with the arm the last run went through highlighted and scrolled into view; or,
+//! with "compare with" set, its line diff against another declaration's, the arm still marked.
 
 use std::collections::HashMap;
 
@@ -7,25 +8,45 @@ use leptos::html::Pre;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::state::use_playground;
+use super::state::{Change, use_playground};
 use crate::client::machine::Reply;
 use crate::model::outcome::Outcome;
 use crate::model::scenario::{Declaration, OpKind};
+use crate::teach::diff::routing_diff;
 use crate::teach::expanded;
+use crate::teach::form::declaration_label;
 use crate::teach::highlight;
 use crate::teach::route_view::{Highlight, Observed, locate};
 
-/// What the code box shows: the expansion of an op under a declaration, and the marks on it.
+/// What the code box shows: an op's expansion under a declaration, maybe diffed against
+/// another's.
+type CodeKey = (OpKind, Declaration, Option<Declaration>);
+
+/// What the code box shows, and the marks on it.
 struct Shown {
-    key: (OpKind, Declaration),
+    key: CodeKey,
     marks: Option<Highlight>,
 }
 
-/// A `<code>` element holding the highlighted expansion of `op` under `declaration`.
-fn code_element(op: OpKind, declaration: Declaration) -> Option<web_sys::Element> {
+/// A `<code>` element holding the highlighted expansion of `op` under `declaration`, or its diff
+/// against `compared`'s.
+fn code_element((op, declaration, compared): CodeKey) -> Option<web_sys::Element> {
     let code = web_sys::window()?.document()?.create_element("code").ok()?;
     let source = expanded::source(op, declaration).unwrap_or("");
-    code.set_inner_html(&highlight::to_html(&highlight::highlight(source)));
+    let html = match compared.and_then(|compared| routing_diff(op, declaration, compared)) {
+        Some(diff) => {
+            let old = compared
+                .and_then(|compared| expanded::source(op, compared))
+                .unwrap_or("");
+            highlight::diff_to_html(
+                &diff.lines,
+                &highlight::highlight(source),
+                &highlight::highlight(old),
+            )
+        }
+        None => highlight::to_html(&highlight::highlight(source)),
+    };
+    code.set_inner_html(&html);
     Some(code)
 }
 
@@ -37,6 +58,18 @@ pub fn RoutingView() -> impl IntoView {
     // Memos: typing changes the form but neither of these, so the view is left alone.
     let op = Memo::new(move |_| playground.form.with(|form| form.op));
     let declaration = Memo::new(move |_| playground.form.with(|form| form.declaration));
+    // Comparing a declaration with itself shows no diff.
+    let compared = Memo::new(move |_| {
+        playground
+            .form
+            .with(|form| form.compare.filter(|compare| *compare != form.declaration))
+    });
+    let summary = Memo::new(move |_| {
+        compared
+            .get()
+            .and_then(|compared| routing_diff(op.get(), declaration.get(), compared))
+            .map(|diff| diff.summary)
+    });
     let highlight = Memo::new(move |_| -> Option<Highlight> {
         let (op, declaration) = (op.get(), declaration.get());
         playground.last_run.with(|run| {
@@ -62,9 +95,9 @@ pub fn RoutingView() -> impl IntoView {
     // before moves its element back in instead of parsing its few thousand spans again. Then the
     // arm and its deciding lines are marked, and the first deciding line brought to the middle
     // of the box. Returns what it showed, so that the next run clears those marks first.
-    let mut built: HashMap<(OpKind, Declaration), web_sys::Element> = HashMap::new();
+    let mut built: HashMap<CodeKey, web_sys::Element> = HashMap::new();
     Effect::new(move |previous: Option<Option<Shown>>| {
-        let key = (op.get(), declaration.get());
+        let key = (op.get(), declaration.get(), compared.get());
         let marks = highlight.get();
         let code_box = code_box.get()?;
         let previous = previous.flatten();
@@ -78,7 +111,7 @@ pub fn RoutingView() -> impl IntoView {
             let code = match built.get(&key) {
                 Some(code) => code.clone(),
                 None => {
-                    let code = code_element(key.0, key.1)?;
+                    let code = code_element(key)?;
                     built.insert(key, code.clone());
                     code
                 }
@@ -119,6 +152,35 @@ pub fn RoutingView() -> impl IntoView {
                     })
                 }}
             </p>
+            <div class="compare-row">
+                <label for="compare">"Compare with"</label>
+                <select
+                    id="compare"
+                    on:change=move |event| {
+                        let value = event_target_value(&event);
+                        let compare = Declaration::ALL.iter().copied().find(|d| d.module() == value);
+                        playground.edit(Change::Typing, move |form| form.compare = compare);
+                    }
+                >
+                    <option value="" selected=move || compared.get().is_none()>"nothing (the code alone)"</option>
+                    {move || Declaration::ALL
+                        .iter()
+                        .copied()
+                        .filter(|other| *other != declaration.get())
+                        .map(|other| view! {
+                            <option value=other.module() selected=move || compared.get() == Some(other)>
+                                {declaration_label(other)}
+                            </option>
+                        })
+                        .collect_view()}
+                </select>
+            </div>
+            {move || summary.get().map(|summary| view! {
+                <p class="diff-summary" data-testid="diff-summary">
+                    {summary}
+                    " Lines marked + are only in this declaration's routing, − only in the one compared."
+                </p>
+            })}
             <pre class="code" node_ref=code_box tabindex="0" aria-label="Generated routing code"></pre>
         </section>
     }

@@ -14,7 +14,7 @@ use crate::model::training::{
 use crate::teach::explain::FixContext;
 use crate::teach::present::{backend_text, impl_text, significant};
 use crate::teach::training::{
-    CHART_HEIGHT, CHART_WIDTH, TrainField, chart, end_text, largest_gap, loss_text, model_text,
+    CHART_HEIGHT, CHART_WIDTH, PLOT_LEFT, TrainField, chart, end_text, largest_gap, loss_text, model_text,
     optimizer_name, params_text, request_text, training_call_site,
 };
 
@@ -363,23 +363,27 @@ fn TrainedView(report: TrainReport, steps: u32, points: Vec<LossPoint>) -> impl 
     }
 }
 
-/// The two loss curves on a log scale.
+/// The two loss curves on a log scale. Where they are drawn at the same points, the builtin
+/// one is dashed and wider under the custom one, and the caption says so.
 #[component]
 fn LossChart(points: Vec<LossPoint>, steps: u32) -> impl IntoView {
     let drawn = chart(&points, steps);
     let label = match points.last() {
         Some(point) => format!(
             "Loss per step, log scale: at step {} the custom model's loss is {} and the builtin model's {}.",
-            point.step, point.custom, point.builtin
+            point.step,
+            significant(point.custom),
+            significant(point.builtin)
         ),
         None => "Loss per step: no step read back yet.".to_owned(),
     };
+    let coincide = drawn.coincide;
     view! {
-        <figure class="loss-chart" data-testid="loss-chart" data-points=points.len()>
+        <figure class="loss-chart" class:curves-coincide=coincide data-testid="loss-chart" data-points=points.len()>
             <svg viewBox=format!("0 0 {CHART_WIDTH} {CHART_HEIGHT}") role="img" aria-label=label>
                 {drawn.y_ticks.into_iter().map(|(y, text)| view! {
-                    <line class="grid" x1="52" x2=CHART_WIDTH - 12.0 y1=y y2=y/>
-                    <text class="tick" x="46" y=y + 4.0 text-anchor="end">{text}</text>
+                    <line class="grid" x1=PLOT_LEFT x2=CHART_WIDTH - 12.0 y1=y y2=y/>
+                    <text class="tick" x=PLOT_LEFT - 6.0 y=y + 4.0 text-anchor="end">{text}</text>
                 }).collect_view()}
                 {drawn.x_ticks.into_iter().map(|(x, text)| view! {
                     <text class="tick" x=x y=CHART_HEIGHT - 6.0 text-anchor="middle">{text}</text>
@@ -390,6 +394,11 @@ fn LossChart(points: Vec<LossPoint>, steps: u32) -> impl IntoView {
             <figcaption>
                 <span class="legend legend-custom">"custom op"</span>
                 <span class="legend legend-builtin">"builtin ops"</span>
+                {coincide.then(|| view! {
+                    <span class="note" data-testid="curves-coincide">
+                        " The two curves coincide on this chart: the builtin one is the dashed line under the custom one."
+                    </span>
+                })}
             </figcaption>
         </figure>
     }

@@ -48,3 +48,20 @@ pub fn write(form: &Form, mode: HistoryMode) {
 pub fn current_link() -> Option<String> {
     web_sys::window()?.location().href().ok()
 }
+
+/// The page's own address without its query: where links to other scenarios point.
+pub fn page_address() -> Option<String> {
+    let location = web_sys::window()?.location();
+    Some(format!(
+        "{}{}",
+        location.origin().ok()?,
+        location.pathname().ok()?
+    ))
+}
+
+/// A link to `form` on this page: in the full playground (`embed` off) or as the embed.
+pub fn link_to(form: &Form, embed: bool) -> String {
+    let mut form = form.clone();
+    form.embed = embed;
+    format!("{}?{}", page_address().unwrap_or_default(), form.to_query())
+}

@@ -1,0 +1,40 @@
+// Writes what a build is into the files that need it, after wasm-opt and before compression:
+// - dist/sw.js, the service worker (from src/ui/sw.js), with the build's file list and id, so a
+//   visit can be served from the cache of exactly one build;
+// - dist/engine-loader.js, with the engine wasm's sizes (raw, gzip, brotli), so the download
+//   progress can show the total that crosses the network.
+// Usage: node scripts/write-build-manifest.mjs dist
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const dir = process.argv[2] ?? 'dist';
+const ROOT = new URL('../', import.meta.url);
+const OWN = new Set(['sw.js']);
+
+const files = {};
+const hash = createHash('sha256');
+for (const name of (await readdir(dir)).sort()) {
+  // Precompressed copies, the service worker itself, and trunk's hidden lock file are not the build.
+  if (/\.(br|gz)$/.test(name) || OWN.has(name) || name.startsWith('.')) continue;
+  const bytes = await readFile(join(dir, name));
+  hash.update(name).update(bytes);
+  files[name] = {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    br: brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }).length,
+  };
+}
+const build = { id: hash.digest('hex').slice(0, 16), files };
+
+const worker = (await readFile(new URL('src/ui/sw.js', ROOT), 'utf8')).replace('const BUILD = null;', `const BUILD = ${JSON.stringify(build)};`);
+await writeFile(join(dir, 'sw.js'), worker);
+
+const engine = files['engine-worker_bg.wasm'];
+const loaderPath = join(dir, 'engine-loader.js');
+const loader = (await readFile(loaderPath, 'utf8')).replace('const ENGINE_SIZES = null;', `const ENGINE_SIZES = ${JSON.stringify(engine)};`);
+await writeFile(loaderPath, loader);
+console.log(`build ${build.id}: ${Object.keys(files).length} files; engine ${JSON.stringify(engine)}`);
