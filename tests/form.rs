@@ -383,6 +383,35 @@ mod training_fields {
         );
     }
 
+    /// Twelve decades of loss get every second power labelled: at most seven labels, never
+    /// closer than two decades.
+    #[test]
+    fn a_tall_chart_labels_every_few_powers() {
+        let points = [
+            LossPoint {
+                step: 1,
+                custom: 10.0,
+                builtin: 10.0,
+            },
+            LossPoint {
+                step: 2,
+                custom: 1e-11,
+                builtin: 1e-11,
+            },
+        ];
+        let drawn = chart(&points, 2);
+        let labels: Vec<&str> = drawn
+            .y_ticks
+            .iter()
+            .map(|(_, label)| label.as_str())
+            .collect();
+        assert_eq!(
+            labels,
+            ["1e-11", "1e-9", "1e-7", "1e-5", "1e-3", "1e-1", "1e1"]
+        );
+        assert!(drawn.coincide);
+    }
+
     #[test]
     fn endings_and_gradients_read_as_sentences() {
         assert_eq!(end_text(TrainEnd::Completed, 200), "Trained 200 steps.");

@@ -89,7 +89,7 @@ impl fmt::Display for TrainInputError {
 }
 
 /// `10000` → `10,000`.
-fn group_thousands(value: u32) -> String {
+pub fn group_thousands(value: u32) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (index, digit) in digits.chars().enumerate() {
@@ -372,7 +372,10 @@ pub fn chart(points: &[LossPoint], steps: u32) -> Chart {
             .collect::<Vec<_>>()
             .join(" ")
     };
+    // At most about six labels, every `stride`-th power of ten, so they never crowd each other.
+    let stride = ((high - low) as u32).div_ceil(6).max(1) as i32;
     let y_ticks = (low as i32..=high as i32)
+        .filter(|power| (power - low as i32) % stride == 0)
         .map(|power| (y(power as f32), format!("1e{power}")))
         .collect();
     let (custom, builtin) = (line(|point| point.custom), line(|point| point.builtin));

@@ -14,8 +14,9 @@ use crate::model::training::{
 use crate::teach::explain::FixContext;
 use crate::teach::present::{backend_text, impl_text, significant};
 use crate::teach::training::{
-    CHART_HEIGHT, CHART_WIDTH, PLOT_LEFT, TrainField, chart, end_text, largest_gap, loss_text, model_text,
-    optimizer_name, params_text, request_text, training_call_site,
+    CHART_HEIGHT, CHART_WIDTH, PLOT_LEFT, TrainField, chart, end_text, group_thousands,
+    largest_gap, loss_text, model_text, optimizer_name, params_text, request_text,
+    training_call_site,
 };
 
 /// The training panel's state.
@@ -212,7 +213,7 @@ pub fn TrainingPanel() -> impl IntoView {
                     prop:disabled=move || !running()
                     on:click=stop
                 >"Stop"</button>
-                <span class="note">{format!("1 to {MAX_STEPS} steps; the losses stream in as it trains.")}</span>
+                <span class="note">{format!("1 to {} steps; the losses stream in as it trains.", group_thousands(MAX_STEPS))}</span>
             </div>
             <div aria-live="polite" aria-busy=move || running().to_string() data-testid="training">
                 {move || training_view(training.get(), training)}
@@ -385,8 +386,10 @@ fn LossChart(points: Vec<LossPoint>, steps: u32) -> impl IntoView {
                     <line class="grid" x1=PLOT_LEFT x2=CHART_WIDTH - 12.0 y1=y y2=y/>
                     <text class="tick" x=PLOT_LEFT - 6.0 y=y + 4.0 text-anchor="end">{text}</text>
                 }).collect_view()}
-                {drawn.x_ticks.into_iter().map(|(x, text)| view! {
-                    <text class="tick" x=x y=CHART_HEIGHT - 6.0 text-anchor="middle">{text}</text>
+                // The first step's label starts at its tick, the last one's ends at it: neither
+                // leaves the chart.
+                {drawn.x_ticks.into_iter().enumerate().map(|(index, (x, text))| view! {
+                    <text class="tick" x=x y=CHART_HEIGHT - 6.0 text-anchor=if index == 0 { "start" } else { "end" }>{text}</text>
                 }).collect_view()}
                 <polyline class="curve-builtin" points=drawn.builtin/>
                 <polyline class="curve-custom" points=drawn.custom/>
