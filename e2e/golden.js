@@ -3,15 +3,20 @@
 // here is typed by hand, so the page and the native engine cannot silently disagree.
 import { readFileSync } from 'node:fs';
 
-const TABLE = JSON.parse(
-  readFileSync(new URL('../tests/golden/matrix.json', import.meta.url), 'utf8'),
-);
+const read = (file) =>
+  JSON.parse(readFileSync(new URL(`../tests/golden/${file}`, import.meta.url), 'utf8'));
+const TABLE = read('matrix.json');
+/** The same cells and more with burn built with its `fusion` feature (the fusion engine). */
+const FUSION_TABLE = read('matrix-fusion.json');
 
 /** The text each op's fields hold in the matrix: `{ tensor, param }`. */
 export const INPUTS = TABLE.inputs;
 
 /** Every row, as `{ name, ...row }`, in the table's order. */
 export const ROWS = Object.entries(TABLE.cells).map(([name, row]) => ({ name, ...row }));
+
+/** Every row of the fusion table, as `{ name, ...row }`. */
+export const FUSION_ROWS = Object.entries(FUSION_TABLE.cells).map(([name, row]) => ({ name, ...row }));
 
 /** Rows on one backend. */
 export function rowsFor(backend) {
@@ -39,6 +44,8 @@ export function query(row) {
     backend: row.backend,
     x: INPUTS[row.op].tensor,
     param: INPUTS[row.op].param,
+    // Only fusion rows name it: a link without it runs burn without fusion.
+    ...(row.declares_fusion ? { fusion: 'on', declares_fusion: row.declares_fusion } : {}),
   }).toString();
 }
 

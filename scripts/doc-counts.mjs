@@ -14,7 +14,10 @@ const json = (path) => JSON.parse(read(path));
 
 const matrix = json('tests/golden/matrix.json');
 const training = json('tests/golden/training.json');
+const fusionMatrix = json('tests/golden/matrix-fusion.json');
+const fusionTraining = json('tests/golden/training-fusion.json');
 const cells = new Set(Object.keys(matrix.cells));
+const fusionCells = new Set(Object.keys(fusionMatrix.cells));
 
 /** Every test in Playwright's JSON report: `{ file, title, ok }`. */
 function chromiumTests() {
@@ -35,12 +38,17 @@ function chromiumTests() {
 function counts() {
   const chromium = chromiumTests();
   const firefox = json('e2e/artifacts/firefox.json');
-  const golden = (tests) => tests.filter((test) => cells.has(test.title ?? test.name)).length;
+  const golden = (tests, table = cells) => tests.filter((test) => table.has(test.title ?? test.name)).length;
+  const fusionRows = Object.values(fusionMatrix.cells);
   const inFile = (tests, name) => tests.filter((test) => (test.file ?? '').endsWith(name));
   const phone = inFile(chromium, 'phone.spec.js');
   return {
     'matrix-cells': cells.size,
     'training-cells': Object.keys(training).length,
+    'fusion-matrix-cells': fusionCells.size,
+    'fusion-not-built-cells': fusionRows.filter((row) => row.outcome === 'not-built').length,
+    'fusion-training-cells': Object.keys(fusionTraining).length,
+    'chromium-fusion-cells': golden(inFile(chromium, 'fusion.spec.js'), fusionCells),
     'chromium-tests': chromium.length,
     'chromium-desktop-cells': golden(inFile(chromium, 'matrix.spec.js')),
     'chromium-phone-cells': golden(phone),

@@ -4,7 +4,9 @@
 #      page's and the engine worker's wasm builds);
 #   1. native tests on real burn: the parser, the form, the claims the page makes, and the whole
 #      routing matrix and training on wgpu (Mesa's lavapipe Vulkan driver stands in for a GPU)
-#      and on the Flex CPU backend; the exported Cargo projects built and run;
+#      and on the Flex CPU backend; the exported Cargo projects built and run; then the matrix,
+#      training and export again with burn's fusion, and rustc's diagnostics for what does not
+#      build under it;
 #   2. the engine built for wasm32 in release mode;
 #   3. `trunk serve` bound to 127.0.0.1 only;
 #   4. the playground built with trunk (then wasm-opt and its Content-Security-Policy) and driven
@@ -24,17 +26,23 @@ ensure_rust_components
 step "formatting (cargo fmt --check)"
 cargo fmt --check
 
-step "clippy (native, page wasm, engine wasm)"
+step "clippy (native with and without burn's fusion, page wasm, both engine wasms)"
 cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy --all-targets --features fusion --quiet -- -D warnings
 cargo clippy --bin playground --lib --no-default-features --features ui \
   --target wasm32-unknown-unknown --quiet -- -D warnings
 cargo clippy --bin engine-worker --lib --no-default-features --features worker \
+  --target wasm32-unknown-unknown --quiet -- -D warnings
+cargo clippy --bin engine-worker-fusion --lib --no-default-features --features worker,fusion \
   --target wasm32-unknown-unknown --quiet -- -D warnings
 
 step "native tests (parser, form, claims, matrix and training on wgpu + flex, export)"
 # lavapipe warns about XDG_RUNTIME_DIR when it is unset; give it one.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 cargo test --all-targets
+
+step "native tests with burn's fusion (matrix, training, the rustc diagnostics, export)"
+cargo test --features fusion --test matrix --test training --test diagnostics --test export
 
 step "wasm32 release build of the engine library"
 # With the worker's features and profile, so trunk's build of the worker reuses every artifact.

@@ -1,7 +1,7 @@
 // Writes what a build is into the files that need it, after wasm-opt and before compression:
 // - dist/sw.js, the service worker (from src/ui/sw.js), with the build's file list and id, so a
 //   visit can be served from the cache of exactly one build;
-// - dist/engine-loader.js, with the engine wasm's sizes (raw, gzip, brotli), so the download
+// - dist/engine-loader.js, with each engine wasm's sizes (raw, gzip, brotli), so the download
 //   progress can show the total that crosses the network.
 // Usage: node scripts/write-build-manifest.mjs dist
 import { createHash } from 'node:crypto';
@@ -33,8 +33,10 @@ const build = { id: hash.digest('hex').slice(0, 16), files };
 const worker = (await readFile(new URL('src/ui/sw.js', ROOT), 'utf8')).replace('const BUILD = null;', `const BUILD = ${JSON.stringify(build)};`);
 await writeFile(join(dir, 'sw.js'), worker);
 
-const engine = files['engine-worker_bg.wasm'];
+const engines = Object.fromEntries(
+  Object.entries(files).filter(([name]) => /^engine-worker(-fusion)?_bg\.wasm$/.test(name)),
+);
 const loaderPath = join(dir, 'engine-loader.js');
-const loader = (await readFile(loaderPath, 'utf8')).replace('const ENGINE_SIZES = null;', `const ENGINE_SIZES = ${JSON.stringify(engine)};`);
+const loader = (await readFile(loaderPath, 'utf8')).replace('const ENGINE_SIZES = null;', `const ENGINE_SIZES = ${JSON.stringify(engines)};`);
 await writeFile(loaderPath, loader);
-console.log(`build ${build.id}: ${Object.keys(files).length} files; engine ${JSON.stringify(engine)}`);
+console.log(`build ${build.id}: ${Object.keys(files).length} files; engines ${JSON.stringify(engines)}`);

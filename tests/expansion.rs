@@ -4,7 +4,8 @@
 //! build is not disturbed), cuts out each op's `impl … for burn::backend::Dispatch` per
 //! declaration, formats it with rustfmt, and compares it with `src/ops/expanded/`. The lines
 //! built with their cfg's feature on come from the crate `autodiff-feature-on`, expanded the same
-//! way (its `autodiff` feature is on).
+//! way (its `autodiff` feature is on). The lines that list `Fusion` come from an expansion with
+//! burn's `fusion` on, and their files hold the generated `impl … for Fusion<B>` too.
 //!
 //! Regenerate the shipped files with:
 //!
@@ -17,16 +18,17 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use burn_extension_playground::model::catalog::{AutodiffDeclared, Declaration};
+use burn_extension_playground::model::catalog::{AutodiffDeclared, Declaration, FusionForm};
 use burn_extension_playground::model::scenario::OpKind;
+use burn_extension_playground::teach::diagnostics::fusion_diagnostic;
 use burn_extension_playground::teach::expanded;
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The whole of `package`'s library after macro expansion.
-fn expand_crate(package: &str) -> String {
+/// The whole of `package`'s library after macro expansion, built with burn's `fusion` or without.
+fn expand_crate(package: &str, fusion: bool) -> String {
     let target = std::env::var_os("EXPANSION_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -46,9 +48,13 @@ fn expand_crate(package: &str) -> String {
             "--package",
             package,
             "--lib",
-            "--",
-            "-Zunpretty=expanded",
         ])
+        .args(if fusion {
+            &["--features", "fusion"][..]
+        } else {
+            &[]
+        })
+        .args(["--", "-Zunpretty=expanded"])
         .stderr(Stdio::inherit())
         .output()
         .expect("running cargo rustc");
@@ -105,39 +111,74 @@ fn rustfmt(code: &str) -> String {
     String::from_utf8(output.stdout).expect("rustfmt output is UTF-8")
 }
 
-/// The generated `Dispatch` impl of `op` under `declaration`, as rustfmt formats it: from the
-/// playground's expansion, or the feature-on crate's for the lines built with the feature on.
-fn generated(playground: &str, feature_on: &str, op: OpKind, declaration: Declaration) -> String {
+/// The three expansions the shipped files are cut from.
+struct Expanded {
+    /// The playground without burn's fusion.
+    playground: String,
+    /// The feature-on crate, without fusion.
+    feature_on: String,
+    /// The playground with burn's fusion: the lines that list `Fusion`.
+    fusion: String,
+}
+
+/// The generated `Dispatch` impl of `op` under `declaration`, as rustfmt formats it, and for a
+/// line that lists `Fusion` the generated `impl … for Fusion<B>` after it: from the playground's
+/// expansion (with fusion for those lines), or the feature-on crate's for the lines built with
+/// the feature on.
+fn generated(expanded: &Expanded, op: OpKind, declaration: Declaration) -> String {
+    let lists_fusion = declaration.fusion() != FusionForm::None;
     let source = if declaration.autodiff() == AutodiffDeclared::CfgOn {
-        feature_on
+        &expanded.feature_on
+    } else if lists_fusion {
+        &expanded.fusion
     } else {
-        playground
+        &expanded.playground
     };
     let op_module = module(source, op.name());
     let variant_module = module(op_module, declaration.module());
     let impl_header = format!("impl {} for burn::backend::Dispatch", op.trait_name());
+    // A line the macro rejects even under fusion generates nothing: its file says so, with what
+    // rustc says (captured by tests/diagnostics.rs).
+    if lists_fusion
+        && !variant_module.contains(&impl_header)
+        && let Some(diagnostic) = fusion_diagnostic(op, declaration)
+    {
+        let said: String = diagnostic
+            .lines()
+            .map(|line| format!("// {line}").trim_end().to_owned() + "\n")
+            .collect();
+        return format!(
+            "// burn's macro generates no code for this declaration. rustc says:\n{said}"
+        );
+    }
     let start = variant_module
         .find(&impl_header)
         .unwrap_or_else(|| panic!("`{impl_header}` not found in {}", declaration.module()));
-    rustfmt(block_at(variant_module, start))
+    let dispatch = rustfmt(block_at(variant_module, start));
+    if !lists_fusion {
+        return dispatch;
+    }
+    let fusion_header = "impl<B: burn::backend::fusion::FusionBackend";
+    let start = variant_module
+        .find(fusion_header)
+        .unwrap_or_else(|| panic!("`{fusion_header}` not found in {}", declaration.module()));
+    format!("{dispatch}\n{}", rustfmt(block_at(variant_module, start)))
 }
 
 #[test]
 fn shipped_expansions_match_the_macro() {
-    let playground = expand_crate("burn-extension-playground");
-    let feature_on = expand_crate("autodiff-feature-on");
+    let expanded = Expanded {
+        playground: expand_crate("burn-extension-playground", false),
+        feature_on: expand_crate("autodiff-feature-on", false),
+        fusion: expand_crate("burn-extension-playground", true),
+    };
     let update = std::env::var_os("UPDATE_EXPANSIONS").is_some();
     let mut stale = Vec::new();
     for expansion in expanded::all() {
         let generated = format!(
             "{}{}",
             expanded::HEADER,
-            generated(
-                &playground,
-                &feature_on,
-                expansion.op,
-                expansion.declaration
-            )
+            generated(&expanded, expansion.op, expansion.declaration)
         );
         let path: &Path = &manifest_dir().join(expansion.path);
         if update {
@@ -209,9 +250,17 @@ fn the_feature_on_crate_declares_the_same_traits() {
             .split(&format!("pub mod {} {{", op.name()))
             .nth(1)
             .unwrap_or_else(|| panic!("no module {} in the feature-on crate", op.name()));
+        // The playground's declare macro also takes the method's `#[fusion(...)]` and the
+        // tensor argument's name (`$x`, for the attribute's hygiene): the crate has neither.
+        let argument = if op.takes_int_input() { "ids" } else { "x" };
+        let playground: String = declared_trait(&playground, op.trait_name())
+            .lines()
+            .filter(|line| line.trim() != "$($fusion)*")
+            .map(|line| line.replace(&format!("${argument}"), argument) + "\n")
+            .collect();
         assert_eq!(
             declared_trait(section, op.trait_name()),
-            declared_trait(&playground, op.trait_name()),
+            playground,
             "{}",
             op.name()
         );

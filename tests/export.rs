@@ -11,6 +11,9 @@
 //! its feature is also run with `cargo run --features autodiff`, as its README says, and must do
 //! what the playground shows with the feature on.
 //!
+//! Built with `--features fusion` (the fusion engine), it builds and runs instead the projects
+//! of the lines that list `Fusion`, whose Cargo.toml turns burn's `fusion` on.
+//!
 //! The projects share one target dir (inside `CARGO_TARGET_DIR`, or `target/`), and the crate's
 //! own `Cargo.lock`, so burn compiles once and no crate is fetched: each project then costs its
 //! own compile and link.
@@ -20,10 +23,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+#[path = "projects/mod.rs"]
+mod projects;
+
 use burn_extension_playground::engine::Engine;
+use burn_extension_playground::model::catalog::FusionForm;
 use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
+use burn_extension_playground::ops;
 use burn_extension_playground::teach::explain::FixAction;
 use burn_extension_playground::teach::export::{CallSite, Project, Shown, call_code, export, zip};
 use burn_extension_playground::teach::form::{Form, autodiff_name, backend_name, fix_name};
@@ -34,12 +42,6 @@ use serde::Deserialize;
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| pollster::block_on(Engine::init(true)))
-}
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
 /// The page's form for a scenario, with the op's example inputs (a 2-D one for `scale`).
@@ -60,8 +62,13 @@ fn form(
     form.require_grad = grad_context && !op.takes_int_input();
     form.fix = fix;
     form.backend = backend;
+    form.fusion = FUSION;
     form
 }
+
+/// Whether this build of the engine has burn's `fusion` feature (`--features fusion`): then the
+/// projects are the lines that list `Fusion`, exported with burn's fusion on.
+const FUSION: bool = cfg!(feature = "fusion");
 
 fn scenario(form: &Form) -> Scenario {
     form.scenario().expect("the inputs parse")
@@ -70,9 +77,15 @@ fn scenario(form: &Form) -> Scenario {
 /// Every op × declaration in a grad context, each fix of each op, and a backend the op does not
 /// declare.
 fn representative() -> Vec<Scenario> {
+    if FUSION {
+        return under_fusion();
+    }
     let mut scenarios = Vec::new();
     for op in OpKind::ALL {
-        for &declaration in Declaration::ALL {
+        let lines = Declaration::ALL
+            .iter()
+            .filter(|declaration| declaration.fusion() == FusionForm::None);
+        for &declaration in lines {
             scenarios.push(scenario(&form(
                 op,
                 declaration,
@@ -104,6 +117,35 @@ fn representative() -> Vec<Scenario> {
         true,
         Fix::None,
         BackendChoice::Cpu,
+    )));
+    scenarios
+}
+
+/// Under fusion: every line that lists `Fusion` and builds, per op, in a grad context (where the
+/// wrong shape of `#[fusion(shape = …)]` meets scale's 2-D input too), and a line without
+/// `Fusion` that builds under it.
+fn under_fusion() -> Vec<Scenario> {
+    let mut scenarios = Vec::new();
+    for op in OpKind::ALL {
+        for &declaration in Declaration::ALL {
+            if declaration.fusion() == FusionForm::None || !ops::built(op, declaration) {
+                continue;
+            }
+            scenarios.push(scenario(&form(
+                op,
+                declaration,
+                true,
+                Fix::None,
+                BackendChoice::Gpu,
+            )));
+        }
+    }
+    scenarios.push(scenario(&form(
+        OpKind::LeakyRelu,
+        Declaration::WITH_AUTODIFF,
+        true,
+        Fix::None,
+        BackendChoice::Gpu,
     )));
     scenarios
 }
@@ -188,6 +230,7 @@ fn action(name: &str) -> FixAction {
         FixAction::UseGpu,
         FixAction::EnableGradContext,
         FixAction::DisableRequireGrad,
+        FixAction::DeclareFusionShape,
     ]
     .into_iter()
     .find(|action| format!("{action:?}") == name)
@@ -208,8 +251,12 @@ fn in_order(code: &str, snippet: &str) -> bool {
 /// table shows (before and after) that no chosen project holds yet, the scenario whose project
 /// holds it.
 fn scenarios() -> Vec<Scenario> {
-    let table = golden();
     let mut chosen = representative();
+    if FUSION {
+        // The golden table's fixes are the engine's without fusion.
+        return chosen;
+    }
+    let table = golden();
     let mut mains: Vec<String> = chosen
         .iter()
         .map(|scenario| {
@@ -271,7 +318,7 @@ fn write(project: &Project, root: &Path) -> PathBuf {
 fn build_and_run(dir: &Path, name: &str, features: &[&str]) -> Result<Shown, Failed> {
     let build = Command::new(env!("CARGO"))
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target_dir().join("export-target"))
+        .env("CARGO_TARGET_DIR", projects::export_target())
         .args(["build", "--quiet", "--offline"])
         .args(features)
         .output()
@@ -283,14 +330,16 @@ fn build_and_run(dir: &Path, name: &str, features: &[&str]) -> Result<Shown, Fai
         )
         .into());
     }
-    let binary = target_dir().join("export-target/debug").join(name);
+    let binary = projects::export_target().join("debug").join(name);
     let run = Command::new(&binary)
         .env(
             "XDG_RUNTIME_DIR",
             std::env::var_os("XDG_RUNTIME_DIR").unwrap_or_else(|| "/tmp".into()),
         )
         .output()
-        .map_err(|error| format!("running {}: {error}", binary.display()))?;
+        .map_err(|error| format!("running {}: {error}", binary.display()));
+    projects::remove_binary(name);
+    let run = run?;
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     if run.status.success() {
@@ -323,7 +372,7 @@ fn check(scenario: Scenario) -> Result<(), Failed> {
     if !readme.contains(&format!("```text\n{stated}\n```")) {
         return Err(format!("the README does not state what the page showed:\n{readme}").into());
     }
-    let dir = write(&project, &target_dir().join("export-projects"));
+    let dir = write(&project, &projects::target_dir().join("export-projects"));
     let got = build_and_run(&dir, &project.name, &[])?;
     if got != expected {
         return Err(format!(
@@ -400,7 +449,7 @@ fn check_training_call(op: OpKind, fix: Fix) -> Result<(), Failed> {
             );
         }
     }
-    let dir = write(&project, &target_dir().join("export-projects"));
+    let dir = write(&project, &projects::target_dir().join("export-projects"));
     let got = build_and_run(&dir, &project.name, &[])?;
     if got != expected {
         return Err(format!("`{in_model}` gave {got:?}, the page {expected:?}").into());
@@ -421,7 +470,7 @@ fn check_zip() -> Result<(), Failed> {
         )),
         None,
     );
-    let path = target_dir()
+    let path = projects::target_dir()
         .join("export-projects")
         .join(format!("{}.zip", project.name));
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -459,7 +508,7 @@ fn check_zip() -> Result<(), Failed> {
 
 /// Every exported `main.rs` is formatted as rustfmt formats it: code a person would write.
 fn check_formatted(scenarios: Vec<Scenario>) -> Result<(), Failed> {
-    let root = target_dir().join("export-projects");
+    let root = projects::target_dir().join("export-projects");
     let mut unformatted = Vec::new();
     for scenario in scenarios {
         let project = export(&scenario, None);
@@ -501,7 +550,8 @@ fn main() {
             trials.push(Trial::test(name, move || check(scenario)));
         }
     }
-    for op in OpKind::ALL {
+    // The training call and the zip do not depend on fusion: built once, without it.
+    for op in OpKind::ALL.into_iter().filter(|_| !FUSION) {
         for fix in Fix::ALL {
             trials.push(Trial::test(
                 format!(
@@ -513,7 +563,9 @@ fn main() {
             ));
         }
     }
-    trials.push(Trial::test("the_zip_holds_the_project", check_zip));
+    if !FUSION {
+        trials.push(Trial::test("the_zip_holds_the_project", check_zip));
+    }
     trials.push(Trial::test(
         "exported_code_is_rustfmt_formatted",
         move || check_formatted(scenarios),

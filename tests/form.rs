@@ -1,6 +1,6 @@
 //! The form and its URL form: round trips, hostile links, and the words the page shows.
 
-use burn_extension_playground::model::outcome::{ImplCall, Phase, Values};
+use burn_extension_playground::model::outcome::{ImplCall, Phase, Stage, Values};
 use burn_extension_playground::model::scenario::{
     BackendChoice, Declaration, Fix, IntInput, OpArgs, OpKind, Scenario,
 };
@@ -26,6 +26,7 @@ fn default_form_is_the_int_op_in_a_training_loop() {
             require_grad: false,
             fix: Fix::None,
             backend: BackendChoice::Gpu,
+            fusion: false,
         }
     );
 }
@@ -195,6 +196,7 @@ fn impl_lines_name_type_op_and_pass() {
     let call = ImplCall {
         op: "scale".into(),
         phase: Phase::Backward,
+        stage: Stage::Backward,
         implementor: "CubeBackend".into(),
     };
     assert_eq!(
@@ -235,6 +237,7 @@ fn protocol_messages_round_trip_as_bytes() {
             require_grad: true,
             fix: Fix::Detach,
             backend: BackendChoice::Cpu,
+            fusion: false,
         },
     };
     let bytes = encode(&message).unwrap();
@@ -565,6 +568,20 @@ fn the_catalog_spells_each_declaration_as_written() {
             (
                 "cube_autodiff_cfg_on",
                 "Cube, Autodiff: cfg(feature = \"autodiff\")"
+            ),
+            ("cube_flex_fusion", "Cube, Flex, Fusion"),
+            ("cube_flex_autodiff_fusion", "Cube, Flex, Autodiff, Fusion"),
+            (
+                "cube_flex_autodiff_fusion_meta",
+                "Cube, Flex, Autodiff, Fusion"
+            ),
+            (
+                "cube_flex_autodiff_fusion_default",
+                "Cube, Flex, Autodiff, Fusion"
+            ),
+            (
+                "cube_flex_autodiff_fusion_flat",
+                "Cube, Flex, Autodiff, Fusion"
             ),
         ]
     );

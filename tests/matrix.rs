@@ -20,20 +20,25 @@ use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use burn_extension_playground::engine::Engine;
+use burn_extension_playground::model::catalog::FusionForm;
 use burn_extension_playground::model::outcome::{
-    Completed, ImplCall, Outcome, PanicReport, Phase, Route, RoutingTensor, Values,
+    Completed, ImplCall, Outcome, PanicReport, Phase, Route, RoutingTensor, Stage, Values,
 };
 use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
+use burn_extension_playground::ops;
+use burn_extension_playground::teach::diagnostics::fusion_diagnostic;
 use burn_extension_playground::teach::expanded;
 use burn_extension_playground::teach::explain::{FixContext, PanicKind, fixes};
 use burn_extension_playground::teach::export::{CallSite, input_code};
-use burn_extension_playground::teach::form::{Form, autodiff_name, backend_name, fix_name};
-use burn_extension_playground::teach::present::{
-    panic_location_text, route_title, shape_text, values_text,
+use burn_extension_playground::teach::form::{
+    Form, autodiff_name, backend_name, fix_name, fusion_name,
 };
-use burn_extension_playground::teach::route_view::{Highlight, Observed, locate};
+use burn_extension_playground::teach::present::{
+    impl_text, panic_location_text, route_title, shape_text, values_text,
+};
+use burn_extension_playground::teach::route_view::{Highlight, Observed, locate, locate_queued};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +65,12 @@ impl Cell {
     fn all() -> Vec<Cell> {
         let mut cells = Vec::new();
         for op in OpKind::ALL {
-            for &declaration in Declaration::ALL {
+            // The `Fusion` selector needs burn's fusion: without it the page never offers those
+            // lines (a link naming one is corrected), so only the fusion engine has their cells.
+            let lines = Declaration::ALL
+                .iter()
+                .filter(|declaration| FUSION || declaration.fusion() == FusionForm::None);
+            for &declaration in lines {
                 for grad_context in [false, true] {
                     for require_grad in [false, true] {
                         for fix in Fix::ALL {
@@ -114,6 +124,7 @@ impl Cell {
         form.require_grad = self.require_grad;
         form.fix = self.fix;
         form.backend = self.backend;
+        form.fusion = FUSION;
         form
     }
 
@@ -153,11 +164,32 @@ enum Expected {
     },
     /// `require_grad()` on a tensor outside an autodiff context, before any op runs.
     RequireGradPanics,
+    /// The declaration does not compile in this engine: nothing runs, and the page shows what
+    /// rustc says about it.
+    NotBuilt,
+    /// Under fusion, the output's shape is the one `#[fusion(shape = …)]` declared, never
+    /// compared with the kernel's: declared flattened, a 2-D output is read back with a 1-D shape,
+    /// and burn panics reading its dimensions, before the queued kernel ever runs. `impls`: what
+    /// ran before (the `Autodiff` impl, at the call).
+    FusionShapePanics {
+        impls: Vec<ImplCall>,
+    },
 }
 
 fn expected(cell: &Cell) -> Expected {
     let float = !cell.op.takes_int_input();
     let op = cell.op.name();
+    // Under fusion, `Cube` is `Fusion<CubeBackend>`: scale's concrete impl, written against
+    // CubeCL's own tensors, is not an impl for it, and a line without `Fusion` gets no impl of
+    // scale's trait for it; `#[fusion(default)]` needs a default body, which scale has not.
+    let scale_compiles = match cell.declaration.fusion() {
+        FusionForm::None => !FUSION,
+        FusionForm::Default => false,
+        FusionForm::Shape | FusionForm::Meta | FusionForm::WrongShape => true,
+    };
+    if cell.op == OpKind::Scale && !scale_compiles {
+        return Expected::NotBuilt;
+    }
     // Ints have no `require_grad`; the engine applies it to float inputs only.
     if float && cell.require_grad && !cell.grad_context {
         return Expected::RequireGradPanics;
@@ -179,11 +211,26 @@ fn expected(cell: &Cell) -> Expected {
     if cell.backend == BackendChoice::Cpu && !cell.declaration.flex() {
         return backend_not_supported;
     }
+    // The flattened shape of `#[fusion(shape = …)]` on the GPU (only `Cube` is fused), for an
+    // input of more than one dimension (scale's): see `Expected::FusionShapePanics`.
+    let flattened_2d = FUSION
+        && cell.declaration.fusion() == FusionForm::WrongShape
+        && cell.backend == BackendChoice::Gpu
+        && cell.op == OpKind::Scale;
     // Detached inputs, and any input outside a grad context, take the concrete route.
     if cell.fix == Fix::Detach || !cell.grad_context {
+        if flattened_2d {
+            return Expected::FusionShapePanics { impls: vec![] };
+        }
         return Expected::Runs {
             route: Route::Concrete,
             gradient: false,
+        };
+    }
+    if flattened_2d && cell.declaration.autodiff().in_build() {
+        let autodiff = format!("Autodiff<{}>", concrete_type(cell.backend));
+        return Expected::FusionShapePanics {
+            impls: vec![call(op, Stage::Forward, autodiff)],
         };
     }
     match (cell.declaration.autodiff(), float) {
@@ -210,46 +257,70 @@ fn expected(cell: &Cell) -> Expected {
     }
 }
 
+/// Whether this build of the engine has burn's `fusion` feature (`--features fusion`): its
+/// cells are the fusion engine's, and its golden table is `matrix-fusion.json`.
+const FUSION: bool = cfg!(feature = "fusion");
+
+/// The type `burn::backend::Cube` (or `Flex`) names in this build: under burn's fusion, the
+/// CubeCL backend wrapped in `Fusion`.
 fn concrete_type(backend: BackendChoice) -> &'static str {
     match backend {
+        BackendChoice::Gpu if FUSION => "Fusion<CubeBackend>",
         BackendChoice::Gpu => "CubeBackend",
         BackendChoice::Cpu => "Flex",
     }
 }
 
-fn call(op: &str, phase: Phase, implementor: String) -> ImplCall {
+fn call(op: &str, stage: Stage, implementor: String) -> ImplCall {
     ImplCall {
         op: op.to_owned(),
-        phase,
+        phase: stage.phase(),
+        stage,
         implementor,
     }
 }
 
 /// The implementations that record themselves in a cell that runs.
+///
+/// Under fusion a line that lists `Fusion` reaches `Fusion<CubeBackend>` through the macro's
+/// generated impl, which records nothing: it queues the op, and the op's own implementation for
+/// `CubeBackend` runs when the device executes the queue, at the read back. With
+/// `#[fusion(default)]` the trait's default body serves `Fusion<CubeBackend>` itself, at the call.
 fn expected_impls(cell: &Cell, route: Route, gradient: bool) -> Vec<ImplCall> {
     let op = cell.op.name();
     let concrete = concrete_type(cell.backend).to_owned();
     // The default checkpointing strategy, `NoCheckpointing`, is a defaulted type parameter,
     // which `type_name` leaves out.
     let autodiff = format!("Autodiff<{concrete}>");
+    let fusion_form = cell.declaration.fusion();
+    let queued = cell.backend == BackendChoice::Gpu
+        && !matches!(fusion_form, FusionForm::None | FusionForm::Default);
+    // One call of the op on the concrete backend: at the call, or queued and run at the read.
+    let concrete_call = |stage: Stage| {
+        if queued {
+            call(op, Stage::ReadBack, "CubeBackend".to_owned())
+        } else {
+            call(op, stage, concrete.clone())
+        }
+    };
     match (route, cell.op) {
         (Route::Builtin, _) => vec![],
         (Route::Concrete | Route::ConcreteInAutodiffContext, _) => {
-            vec![call(op, Phase::Forward, concrete)]
+            vec![concrete_call(Stage::Forward)]
         }
         // scale's Autodiff impl wraps the concrete kernel, and its Backward runs it again.
         (Route::AutodiffImpl, OpKind::Scale) => {
             let mut calls = vec![
-                call(op, Phase::Forward, autodiff),
-                call(op, Phase::Forward, concrete.clone()),
+                call(op, Stage::Forward, autodiff),
+                concrete_call(Stage::Forward),
             ];
             if gradient {
-                calls.push(call(op, Phase::Backward, concrete));
+                calls.push(concrete_call(Stage::Backward));
             }
             calls
         }
         // leaky_relu's Autodiff impl is its default body over autodiff primitives.
-        (Route::AutodiffImpl, _) => vec![call(op, Phase::Forward, autodiff)],
+        (Route::AutodiffImpl, _) => vec![call(op, Stage::Forward, autodiff)],
     }
 }
 
@@ -406,12 +477,66 @@ fn check_highlight(
     Ok(())
 }
 
+/// The `Fusion<B>` impl's part the routing view marks when a queued kernel of the op ran: the
+/// impl, the call its queued closure makes into the inner backend, and the registration with
+/// the queue. A declaration without such an impl has nothing to mark.
+fn check_queued(cell: &Cell, source: &str, outcome: &Outcome) -> Result<(), Failed> {
+    let impls = match outcome {
+        Outcome::Completed(completed) => completed.impls.as_slice(),
+        Outcome::Panicked(report) => report.impls.as_slice(),
+        Outcome::NotBuilt { .. } | Outcome::Failed(_) => &[],
+    };
+    let op = cell.op.name();
+    let deferred = impls
+        .iter()
+        .any(|call| call.phase == Phase::Deferred && call.op == op);
+    let located = locate_queued(source, cell.op);
+    if !deferred {
+        // Only the queue runs an op's inner implementation deferred: a line without a
+        // `Fusion<B>` impl that lowers the op to the queue has nothing to mark.
+        if matches!(
+            cell.declaration.fusion(),
+            FusionForm::None | FusionForm::Default
+        ) {
+            return match located {
+                None => Ok(()),
+                Some(located) => {
+                    Err(format!("a queue located without a Fusion<B> impl: {located:?}").into())
+                }
+            };
+        }
+        return Ok(());
+    }
+    let located = located.ok_or("a queued kernel ran, but no Fusion<B> impl was located")?;
+    let lines: Vec<&str> = source.lines().map(str::trim).collect();
+    let focus: Vec<&str> = located.focus.iter().map(|&index| lines[index]).collect();
+    let call = format!("let __output = <B as {}>::{op}(", cell.op.trait_name());
+    if !matches!(focus.as_slice(), [first, ".register("] if first.starts_with(&call)) {
+        return Err(format!("marked {focus:?}, expected `{call}…` and `.register(`").into());
+    }
+    let impl_text: String = lines[located.arm.0..=located.arm.1].concat();
+    if !lines[located.arm.0].starts_with("impl<")
+        || !impl_text.contains("for burn::backend::fusion::Fusion<B>")
+        || located
+            .focus
+            .iter()
+            .any(|index| !(located.arm.0..=located.arm.1).contains(index))
+    {
+        return Err(format!(
+            "the marked impl {:?} is not the Fusion<B> impl holding its lines",
+            located.arm
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// What the run observed, as the routing view reads it.
 fn observed(outcome: &Outcome) -> Option<Observed> {
     match outcome {
         Outcome::Completed(completed) => Some(Observed::Ran(completed.route)),
         Outcome::Panicked(report) => Observed::from_panic(&report.message),
-        Outcome::Failed(_) => None,
+        Outcome::NotBuilt { .. } | Outcome::Failed(_) => None,
     }
 }
 
@@ -456,6 +581,7 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
     let (source, observed, highlight) =
         highlight_of(&cell, &outcome).ok_or("no shipped expansion")?;
     check_highlight(&cell, source, observed, highlight.as_ref())?;
+    check_queued(&cell, source, &outcome)?;
     match (expected(&cell), &outcome) {
         (Expected::RequireGradPanics, Outcome::Panicked(report)) => {
             ensure_eq(
@@ -483,6 +609,34 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
         }
         (Expected::Runs { route, gradient }, Outcome::Completed(completed)) => {
             check_completed(&cell, route, gradient, completed)?
+        }
+        (Expected::FusionShapePanics { impls }, Outcome::Panicked(report)) => {
+            ensure_eq(
+                "panic message",
+                &report.message.as_str(),
+                &"range end index 2 out of range for slice of length 1",
+            )?;
+            ensure_eq("stage", &report.stage, &Some(Stage::ReadBack))?;
+            ensure_eq("implementations before the panic", &report.impls, &impls)?;
+            let location = report
+                .location
+                .as_ref()
+                .ok_or("the panic has no location")?;
+            if !location.file.ends_with("/src/shape.rs") || !location.file.contains("cubecl-zspace")
+            {
+                return Err(format!("panic location {location:?} is not cubecl's shape").into());
+            }
+        }
+        (Expected::NotBuilt, Outcome::NotBuilt { fusion }) => {
+            ensure_eq("built with burn's fusion", fusion, &FUSION)?;
+            ensure_eq(
+                "built in this engine",
+                &ops::built(cell.op, cell.declaration),
+                &false,
+            )?;
+            if fusion_diagnostic(cell.op, cell.declaration).is_none() {
+                return Err("no rustc diagnostic shipped for it (tests/diagnostics.rs)".into());
+            }
         }
         (expected, outcome) => {
             return Err(format!("expected {expected:?}, got {outcome:?}").into());
@@ -626,6 +780,9 @@ struct GoldenRow {
     op: String,
     declares_autodiff: String,
     declares_flex: bool,
+    /// The method's `#[fusion(...)]` form (the fusion engine's table only).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    declares_fusion: String,
     grad_context: bool,
     require_grad: bool,
     fix: String,
@@ -640,6 +797,13 @@ struct GoldenRow {
     output_meta: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gradient: Option<String>,
+    /// The implementations that ran, as the page lists them (the fusion engine's table only:
+    /// there, when an op ran is part of what the page teaches).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    impls: Vec<String>,
+    /// The first line of rustc's error, for a declaration this engine does not build.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diagnostic: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     panic_message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -669,6 +833,11 @@ impl GoldenRow {
             op: cell.op.name().to_owned(),
             declares_autodiff: autodiff_name(cell.declaration.autodiff()).to_owned(),
             declares_flex: cell.declaration.flex(),
+            declares_fusion: if FUSION {
+                fusion_name(cell.declaration.fusion()).to_owned()
+            } else {
+                String::new()
+            },
             grad_context: cell.grad_context,
             require_grad: cell.require_grad,
             fix: fix_name(cell.fix).to_owned(),
@@ -678,6 +847,8 @@ impl GoldenRow {
             output: None,
             output_meta: None,
             gradient: None,
+            impls: Vec::new(),
+            diagnostic: None,
             panic_message: None,
             panic_location: None,
             panic_meaning: None,
@@ -710,6 +881,15 @@ impl GoldenRow {
                     .gradient
                     .as_ref()
                     .map(|gradient| values_text(&gradient.values, gradient.elements()));
+                if FUSION {
+                    row.impls = completed.impls.iter().map(impl_text).collect();
+                }
+            }
+            Outcome::NotBuilt { .. } => {
+                row.outcome = "not-built".to_owned();
+                row.diagnostic = fusion_diagnostic(cell.op, cell.declaration)
+                    .and_then(|diagnostic| diagnostic.lines().next())
+                    .map(str::to_owned);
             }
             Outcome::Panicked(report) => {
                 row.outcome = "panicked".to_owned();
@@ -770,7 +950,11 @@ fn manifest_dir() -> PathBuf {
 }
 
 fn golden_path() -> PathBuf {
-    manifest_dir().join("tests/golden/matrix.json")
+    manifest_dir().join(if FUSION {
+        "tests/golden/matrix-fusion.json"
+    } else {
+        "tests/golden/matrix.json"
+    })
 }
 
 fn committed_table() -> &'static GoldenTable {
@@ -850,6 +1034,14 @@ fn mutation_trials() -> Vec<Trial> {
     representatives
         .into_iter()
         .map(|(name, op, declaration, grad_context, backend)| {
+            // The fusion engine does not build scale without `Fusion`: its line with `Fusion`.
+            let declaration = if ops::built(op, declaration) {
+                declaration
+            } else {
+                declaration
+                    .with_fusion(FusionForm::Shape)
+                    .expect("a line with Fusion")
+            };
             let cell = Cell {
                 op,
                 declaration,
@@ -990,9 +1182,7 @@ fn main() {
                 }
                 match committed_table().cells.get(&name) {
                     Some(committed) => ensure_eq("golden row", &row, committed),
-                    None => {
-                        Err("no row in tests/golden/matrix.json (UPDATE_GOLDEN=1 writes it)".into())
-                    }
+                    None => Err("no row in the golden table (UPDATE_GOLDEN=1 writes it)".into()),
                 }
             })
         })

@@ -20,14 +20,15 @@ use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use burn_extension_playground::engine::Engine;
-use burn_extension_playground::model::outcome::{ImplCall, Phase, RoutingTensor};
+use burn_extension_playground::model::catalog::FusionForm;
+use burn_extension_playground::model::outcome::{ImplCall, Phase, RoutingTensor, Stage};
 use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind,
 };
 use burn_extension_playground::model::training::{
     LossPoint, OptimizerChoice, TrainEnd, TrainOutcome, TrainReport, TrainRequest, TrainSettings,
 };
-use burn_extension_playground::teach::form::{autodiff_name, backend_name, fix_name};
+use burn_extension_playground::teach::form::{autodiff_name, backend_name, fix_name, fusion_name};
 use burn_extension_playground::teach::present::impl_text;
 
 #[path = "claims/mod.rs"]
@@ -80,7 +81,11 @@ impl Cell {
     fn all() -> Vec<Cell> {
         let mut cells = Vec::new();
         for op in OpKind::ALL {
-            for &declaration in Declaration::ALL {
+            // Only the fusion engine has the lines that list `Fusion`.
+            let lines = Declaration::ALL
+                .iter()
+                .filter(|declaration| FUSION || declaration.fusion() == FusionForm::None);
+            for &declaration in lines {
                 for fix in Fix::ALL {
                     for backend in BackendChoice::ALL {
                         cells.push(Cell {
@@ -117,9 +122,23 @@ impl Cell {
     }
 }
 
+/// Whether this build of the engine has burn's `fusion` feature (`--features fusion`): its
+/// golden table is `training-fusion.json`.
+const FUSION: bool = cfg!(feature = "fusion");
+
+/// `Autodiff` listed, on a line every op builds with: under fusion, the line listing `Fusion`
+/// too (scale builds only there).
+const WITH_AUTODIFF: Declaration = if FUSION {
+    Declaration::CubeFlexAutodiffFusion
+} else {
+    Declaration::WITH_AUTODIFF
+};
+
 /// What training does in a cell.
 #[derive(Debug)]
 enum Expected {
+    /// The declaration does not compile in this engine: nothing trains.
+    NotBuilt,
     /// The op's routing panics in step 1 with this message.
     PanicsAtStepOne(String),
     /// Trains every step; the custom curve equals the builtin one.
@@ -132,11 +151,41 @@ fn expected(cell: &Cell) -> Expected {
     let op = cell.op.name();
     let backend_not_supported =
         format!("not implemented: Backend not supported for custom op `{op}`");
+    // Under fusion scale's concrete impl is not an impl for `Fusion<CubeBackend>`, and scale has
+    // no default body for `#[fusion(default)]` (tests/matrix.rs says the same of single runs).
+    let scale_compiles = match cell.declaration.fusion() {
+        FusionForm::None => !FUSION,
+        FusionForm::Default => false,
+        FusionForm::Shape | FusionForm::Meta | FusionForm::WrongShape => true,
+    };
+    if cell.op == OpKind::Scale && !scale_compiles {
+        return Expected::NotBuilt;
+    }
     if cell.fix == Fix::Builtin {
         return Expected::TrainsLikeBuiltin;
     }
     if cell.backend == BackendChoice::Cpu && !cell.declaration.flex() {
         return Expected::PanicsAtStepOne(backend_not_supported);
+    }
+    // The flattened shape `#[fusion(shape = …)]` declares meets the 2-D activations of the
+    // scale and leaky_relu models on the GPU, where fusion queues the op: the model's next op
+    // reads the declared shape and panics in step 1 (a single run panics at its read back:
+    // tests/matrix.rs). leaky_relu's `Autodiff` impl is the default body, so only its detached
+    // call reaches the `Fusion<B>` impl; shift_ids's output is 1-D, its own shape flattened.
+    if cell.backend == BackendChoice::Gpu && cell.declaration.fusion() == FusionForm::WrongShape {
+        match (cell.op, cell.fix) {
+            (OpKind::Scale, _) => {
+                return Expected::PanicsAtStepOne(
+                    "index out of bounds: the len is 1 but the index is 1".to_owned(),
+                );
+            }
+            (OpKind::LeakyRelu, Fix::Detach) => {
+                return Expected::PanicsAtStepOne(
+                    "range end index 2 out of range for slice of length 1".to_owned(),
+                );
+            }
+            _ => {}
+        }
     }
     if cell.fix == Fix::Detach {
         // Nothing before the op gets a gradient: the layers feeding a float op freeze. Ids carry
@@ -161,7 +210,10 @@ fn expected(cell: &Cell) -> Expected {
 struct GoldenRow {
     declares_autodiff: String,
     declares_flex: bool,
-    /// `panicked at step N: message`, or `trained`.
+    /// The method's `#[fusion(...)]` form (the fusion engine's table only).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    declares_fusion: String,
+    /// `panicked at step N: message`, `trained`, or `not built`.
     outcome: String,
     /// Step → [custom loss, builtin loss], at the golden steps.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -184,13 +236,33 @@ struct GoldenRow {
 fn expected_trace(cell: &Cell) -> (Vec<ImplCall>, Option<RoutingTensor>) {
     let op = cell.op.name();
     let concrete = match cell.backend {
+        BackendChoice::Gpu if FUSION => "Fusion<CubeBackend>",
         BackendChoice::Gpu => "CubeBackend",
         BackendChoice::Cpu => "Flex",
     };
-    let call = |phase, implementor: &str| ImplCall {
+    let call = |stage: Stage, implementor: &str| ImplCall {
         op: op.to_owned(),
-        phase,
+        phase: stage.phase(),
+        stage,
         implementor: implementor.to_owned(),
+    };
+    // Under fusion a line listing `Fusion` (but for `#[fusion(default)]`) queues the op on the
+    // GPU; its `CubeBackend` implementation runs deferred, in the pass that queued it or later
+    // (see `same_call`): `stage` is then the pass that queued it.
+    let queued = cell.backend == BackendChoice::Gpu
+        && !matches!(
+            cell.declaration.fusion(),
+            FusionForm::None | FusionForm::Default
+        );
+    let concrete_call = |stage: Stage| {
+        if queued {
+            ImplCall {
+                phase: Phase::Deferred,
+                ..call(stage, "CubeBackend")
+            }
+        } else {
+            call(stage, concrete)
+        }
     };
     let routing = |wrapped, context| {
         Some(RoutingTensor {
@@ -202,21 +274,52 @@ fn expected_trace(cell: &Cell) -> (Vec<ImplCall>, Option<RoutingTensor>) {
     let autodiff = format!("Autodiff<{concrete}>");
     match (cell.fix, cell.op) {
         (Fix::Builtin, _) => (vec![], None),
-        (Fix::Detach, _) => (vec![call(Phase::Forward, concrete)], routing(false, false)),
+        (Fix::Detach, _) => (vec![concrete_call(Stage::Forward)], routing(false, false)),
         (Fix::None, OpKind::Scale) => (
             vec![
-                call(Phase::Forward, &autodiff),
-                call(Phase::Forward, concrete),
-                call(Phase::Backward, concrete),
+                call(Stage::Forward, &autodiff),
+                concrete_call(Stage::Forward),
+                concrete_call(Stage::Backward),
             ],
             routing(true, true),
         ),
         (Fix::None, OpKind::LeakyRelu) => {
-            (vec![call(Phase::Forward, &autodiff)], routing(true, true))
+            (vec![call(Stage::Forward, &autodiff)], routing(true, true))
         }
         (Fix::None, OpKind::ShiftIds) => {
-            (vec![call(Phase::Forward, concrete)], routing(false, true))
+            (vec![concrete_call(Stage::Forward)], routing(false, true))
         }
+    }
+}
+
+/// Whether `ran` is the call `expected` describes. A deferred call (queued by fusion) runs when
+/// fusion executes its queue, which depends on what the process ran before (fusion executes
+/// early once it has seen a stream of operations): it matches at any stage from the one that
+/// queued it to the read back that ends step 1's log.
+fn same_call(ran: &ImplCall, expected: &ImplCall) -> bool {
+    const ORDER: [Stage; 5] = [
+        Stage::CreateInput,
+        Stage::Forward,
+        Stage::Backward,
+        Stage::OptimizerStep,
+        Stage::ReadBack,
+    ];
+    let rank = |stage: Stage| ORDER.iter().position(|&at| at == stage);
+    if expected.phase != Phase::Deferred {
+        return ran == expected;
+    }
+    ran.op == expected.op
+        && ran.implementor == expected.implementor
+        && ran.phase == Phase::Deferred
+        && matches!((rank(ran.stage), rank(expected.stage)), (Some(ran), Some(queued)) if ran >= queued)
+}
+
+/// As the golden table lists a call: the page's text, but for a deferred call's stage, which
+/// varies with what ran before (`same_call`).
+fn golden_impl_text(call: &ImplCall) -> String {
+    match call.phase {
+        Phase::Deferred => format!("{}::{} (deferred)", call.implementor, call.op),
+        _ => impl_text(call),
     }
 }
 
@@ -226,7 +329,12 @@ fn expected_trace(cell: &Cell) -> (Vec<ImplCall>, Option<RoutingTensor>) {
 fn check_trace(cell: &Cell, report: &TrainReport) -> Result<(), Failed> {
     let (impls, routing_tensor) = expected_trace(cell);
     ensure(
-        report.impls == impls,
+        report.impls.len() == impls.len()
+            && report
+                .impls
+                .iter()
+                .zip(&impls)
+                .all(|(ran, expected)| same_call(ran, expected)),
         format!(
             "implementations in step 1: {:?}, expected {impls:?}",
             report.impls
@@ -276,6 +384,11 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
     let mut row = GoldenRow {
         declares_autodiff: autodiff_name(cell.declaration.autodiff()).to_owned(),
         declares_flex: cell.declaration.flex(),
+        declares_fusion: if FUSION {
+            fusion_name(cell.declaration.fusion()).to_owned()
+        } else {
+            String::new()
+        },
         outcome: String::new(),
         losses: BTreeMap::new(),
         frozen: Vec::new(),
@@ -283,6 +396,11 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
         impls: Vec::new(),
     };
     match (expected(&cell), outcome) {
+        (Expected::NotBuilt, TrainOutcome::NotBuilt { fusion }) => {
+            ensure(fusion == FUSION, format!("built with fusion: {fusion}"))?;
+            ensure(streamed.is_empty(), "losses streamed")?;
+            row.outcome = "not-built".to_owned();
+        }
         (Expected::PanicsAtStepOne(message), TrainOutcome::Panicked { step, report }) => {
             ensure(step == 1, format!("panicked at step {step}, not 1"))?;
             ensure(
@@ -298,7 +416,7 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
             row.outcome = format!("panicked at step {step}: {}", report.message);
         }
         (expected, TrainOutcome::Trained(report))
-            if !matches!(expected, Expected::PanicsAtStepOne(_)) =>
+            if !matches!(expected, Expected::PanicsAtStepOne(_) | Expected::NotBuilt) =>
         {
             ensure(
                 report.end == TrainEnd::Completed,
@@ -358,7 +476,7 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
                         ),
                     )?;
                 }
-                Expected::PanicsAtStepOne(_) => unreachable!(),
+                Expected::PanicsAtStepOne(_) | Expected::NotBuilt => unreachable!(),
             }
             claims::check_training(&cell.request(), &report)?;
             row.outcome = "trained".to_owned();
@@ -369,7 +487,7 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
                 .filter(|param| param.unchanged())
                 .map(|param| param.name.clone())
                 .collect();
-            row.impls = report.impls.iter().map(impl_text).collect();
+            row.impls = report.impls.iter().map(golden_impl_text).collect();
             for point in report
                 .curve
                 .iter()
@@ -392,7 +510,7 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
 fn diverges() -> Result<(), Failed> {
     let request = TrainRequest {
         op: OpKind::Scale,
-        declaration: Declaration::WITH_AUTODIFF,
+        declaration: WITH_AUTODIFF,
         fix: Fix::None,
         backend: BackendChoice::Cpu,
         settings: TrainSettings {
@@ -425,7 +543,7 @@ fn diverges() -> Result<(), Failed> {
 fn stops() -> Result<(), Failed> {
     let request = TrainRequest {
         op: OpKind::LeakyRelu,
-        declaration: Declaration::WITH_AUTODIFF,
+        declaration: WITH_AUTODIFF,
         fix: Fix::None,
         backend: BackendChoice::Cpu,
         settings: TrainSettings {
@@ -476,7 +594,7 @@ fn mutation_trials() -> Vec<Trial> {
                 move || {
                     let honest = Cell {
                         op,
-                        declaration: Declaration::WITH_AUTODIFF,
+                        declaration: WITH_AUTODIFF,
                         fix: Fix::None,
                         backend: BackendChoice::Cpu,
                     };
@@ -530,7 +648,11 @@ fn ensure(condition: bool, message: impl Into<String>) -> Result<(), Failed> {
 }
 
 fn golden_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/training.json")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(if FUSION {
+        "tests/golden/training-fusion.json"
+    } else {
+        "tests/golden/training.json"
+    })
 }
 
 fn committed() -> &'static BTreeMap<String, GoldenRow> {
@@ -565,9 +687,7 @@ fn main() {
                 match committed().get(&cell.name()) {
                     Some(golden) if *golden == row => Ok(()),
                     Some(golden) => Err(format!("golden row {golden:?}, got {row:?}").into()),
-                    None => Err(
-                        "no row in tests/golden/training.json (UPDATE_GOLDEN=1 writes it)".into(),
-                    ),
+                    None => Err("no row in the golden table (UPDATE_GOLDEN=1 writes it)".into()),
                 }
             })
         })

@@ -243,10 +243,18 @@ async function transferSizes() {
       brotli_bytes: await size(`${path}.br`),
     });
   }
-  const wasm = rows.filter((row) => row.file.endsWith('.wasm'));
+  // A first visit fetches the page's wasm and the engine without fusion; the fusion engine only
+  // when a visitor turns fusion on.
+  const fusion = (row) => row.file.startsWith('engine-worker-fusion');
+  const wasm = rows.filter((row) => row.file.endsWith('.wasm') && !fusion(row));
   const sum = (list, key) => list.reduce((total, row) => total + row[key], 0);
+  const engine = (name) => rows.find((row) => row.file === name);
   return {
     files: rows,
+    engines: {
+      without_fusion: engine('engine-worker_bg.wasm'),
+      with_fusion: engine('engine-worker-fusion_bg.wasm'),
+    },
     total_wasm_gzip_bytes: sum(wasm, 'gzip_bytes'),
     total_wasm_brotli_bytes: sum(wasm, 'brotli_bytes'),
     total_gzip_bytes: sum(rows, 'gzip_bytes'),
@@ -255,33 +263,99 @@ async function transferSizes() {
 }
 
 /**
+ * Counts, in every worker of the page, the GPU kernel launches (`dispatchWorkgroups`) and queue
+ * submits the engine makes: WebGPU's own entry points, wrapped in place.
+ */
+async function countGpuWork(page) {
+  for (const worker of page.workers()) {
+    await worker.evaluate(() => {
+      if (self.gpuCounts || typeof GPUComputePassEncoder === 'undefined') return;
+      const counts = { dispatches: 0, submits: 0 };
+      self.gpuCounts = counts;
+      const dispatch = GPUComputePassEncoder.prototype.dispatchWorkgroups;
+      GPUComputePassEncoder.prototype.dispatchWorkgroups = function (...args) {
+        counts.dispatches += 1;
+        return dispatch.apply(this, args);
+      };
+      const submit = GPUQueue.prototype.submit;
+      GPUQueue.prototype.submit = function (...args) {
+        counts.submits += 1;
+        return submit.apply(this, args);
+      };
+    });
+  }
+}
+
+/** The counts since the last call, summed over the page's workers (then reset). */
+async function takeGpuCounts(page) {
+  let dispatches = 0;
+  let submits = 0;
+  for (const worker of page.workers()) {
+    const counts = await worker.evaluate(() => {
+      const counts = self.gpuCounts ?? { dispatches: 0, submits: 0 };
+      const taken = { ...counts };
+      counts.dispatches = 0;
+      counts.submits = 0;
+      return taken;
+    });
+    dispatches += counts.dispatches;
+    submits += counts.submits;
+  }
+  return { dispatches, submits };
+}
+
+/**
  * Training: milliseconds per step (the engine's own time for the run, over its steps; both the
  * custom and the builtin model step), for each op with `Autodiff` declared, at the page's default
  * settings (the step count read from its field), against one single run of the same op
- * (`Autodiff` impl + backward) measured in this bench run.
+ * (`Autodiff` impl + backward) measured in this bench run; on the engine without burn's fusion
+ * and on the one with it (the op then lists `Fusion` with `#[fusion(dtype = x, shape = x)]`).
+ * Also the GPU kernel launches and queue submits per step, counted in the worker.
  */
 async function training(browser, opLatency) {
-  const page = await newPage(browser);
-  const playground = new Playground(page);
   const rows = [];
-  for (const op of ['scale', 'leaky_relu', 'shift_ids']) {
-    await playground.open(`?op=${op}&declares_autodiff=yes&fix=none`);
-    const steps = Number(await page.locator('#train-steps').inputValue());
-    const samples = [];
-    for (let i = 0; i < 3; i++) {
-      await page.getByTestId('train-button').click();
-      await page.locator('[data-testid="train-status"][data-state="completed"]').waitFor({ timeout: 600_000 });
-      const time = await page.locator('section.training dl.facts').innerText();
-      samples.push(Number(time.match(/Time\s+([\d.]+) ms/)[1]) / steps);
-      await page.locator('[data-testid="train-status"]').evaluate((status) => status.removeAttribute('data-state'));
+  for (const fusion of [false, true]) {
+    const page = await newPage(browser);
+    const playground = new Playground(page);
+    for (const op of ['scale', 'leaky_relu', 'shift_ids']) {
+      const link = `?op=${op}&declares_autodiff=yes&fix=none${fusion ? '&fusion=on&declares_fusion=shape' : ''}`;
+      await playground.open(link);
+      await countGpuWork(page);
+      const steps = Number(await page.locator('#train-steps').inputValue());
+      const samples = [];
+      const counts = [];
+      for (let i = 0; i < 3; i++) {
+        await takeGpuCounts(page);
+        await page.getByTestId('train-button').click();
+        await page.locator('[data-testid="train-status"][data-state="completed"]').waitFor({ timeout: 600_000 });
+        counts.push(await takeGpuCounts(page));
+        const time = await page.locator('section.training dl.facts').innerText();
+        samples.push(Number(time.match(/Time\s+([\d.]+) ms/)[1]) / steps);
+        await page.locator('[data-testid="train-status"]').evaluate((status) => status.removeAttribute('data-state'));
+      }
+      const single = opLatency.find((row) => row.op === op && row.cell === 'Autodiff impl + backward').engine_median_ms;
+      const perStep = stats(samples).median_ms;
+      const last = counts[counts.length - 1];
+      rows.push({
+        op,
+        fusion,
+        steps,
+        ms_per_step: perStep,
+        steps_per_second: round(1000 / perStep),
+        dispatches_per_step: round(last.dispatches / steps),
+        submits_per_step: round(last.submits / steps),
+        single_run_engine_ms: single,
+        ratio: round(perStep / single),
+      });
     }
-    const single = opLatency.find((row) => row.op === op && row.cell === 'Autodiff impl + backward').engine_median_ms;
-    const perStep = stats(samples).median_ms;
-    rows.push({ op, steps, ms_per_step: perStep, steps_per_second: round(1000 / perStep), single_run_engine_ms: single, ratio: round(perStep / single) });
+    await page.close();
   }
-  await page.close();
-  const worst = rows.reduce((a, b) => (a.ratio > b.ratio ? a : b));
-  return { rows, ratio: worst.ratio };
+  const worst = (list) => list.reduce((a, b) => (a.ratio > b.ratio ? a : b)).ratio;
+  return {
+    rows,
+    ratio: worst(rows.filter((row) => !row.fusion)),
+    ratio_fusion: worst(rows.filter((row) => row.fusion)),
+  };
 }
 
 async function main() {
@@ -335,8 +409,11 @@ function budgets(f) {
     f.op_latency.find((row) => row.op === op && row.cell === 'concrete (grad off)').engine_median_ms;
   const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
   return [
-    ['all wasm, gzip', '≤ 1.8 MB (stretch 1.5 MB)', mb(f.transfer.total_wasm_gzip_bytes), f.transfer.total_wasm_gzip_bytes <= 1.8e6],
-    ['all wasm, brotli', 'none (recorded)', mb(f.transfer.total_wasm_brotli_bytes), null],
+    ['first visit wasm (page + engine), gzip', '≤ 1.8 MB (stretch 1.5 MB)', mb(f.transfer.total_wasm_gzip_bytes), f.transfer.total_wasm_gzip_bytes <= 1.8e6],
+    ['first visit wasm, brotli', 'none (recorded)', mb(f.transfer.total_wasm_brotli_bytes), null],
+    ...(f.transfer.engines.with_fusion
+      ? [['fusion engine, gzip (fetched only with fusion on)', 'none (recorded)', mb(f.transfer.engines.with_fusion.gzip_bytes), null]]
+      : []),
     ['scale at 64 K: engine ÷ raw WebGPU', '≤ 2×', `${at64k.ratio_engine}×`, at64k.ratio_engine <= 2],
     ['scale at 64 K: in DOM ÷ raw WebGPU', '≤ 3.5×', `${at64k.ratio_in_dom}×`, at64k.ratio_in_dom <= 3.5],
     ...(() => {
@@ -355,7 +432,10 @@ function budgets(f) {
       ? [['rebuild after a UI-only edit', '≤ 30 s', `${f.build.ui_rebuild_s} s`, f.build.ui_rebuild_s <= 30]]
       : []),
     ...(f.training
-      ? [['training step ÷ one single run (worst op)', '≤ 2×', `${f.training.ratio}×`, f.training.ratio <= 2]]
+      ? [
+          ['training step ÷ one single run (worst op)', '≤ 2×', `${f.training.ratio}×`, f.training.ratio <= 2],
+          ['the same, burn with fusion', '≤ 2×', `${f.training.ratio_fusion}×`, f.training.ratio_fusion <= 2],
+        ]
       : []),
   ];
 }
@@ -371,7 +451,7 @@ async function writeMarkdown(f) {
     '| transfer | raw | gzip -9 (.gz) | brotli 11 (.br) |',
     '|---|---|---|---|',
     ...f.transfer.files.map((row) => `| ${row.file} | ${kib(row.raw_bytes)} | ${kib(row.gzip_bytes)} | ${kib(row.brotli_bytes)} |`),
-    `| **all wasm** | | **${kib(f.transfer.total_wasm_gzip_bytes)}** | **${kib(f.transfer.total_wasm_brotli_bytes)}** |`,
+    `| **first visit wasm** (page + engine without fusion) | | **${kib(f.transfer.total_wasm_gzip_bytes)}** | **${kib(f.transfer.total_wasm_brotli_bytes)}** |`,
     '',
     '| first result after navigation | median | p95 |',
     '|---|---|---|',
@@ -399,9 +479,12 @@ async function writeMarkdown(f) {
     `| full page reload to the same state | ${f.panic_recovery.page_reload.median_ms} ms | ${f.panic_recovery.page_reload.p95_ms} ms |`,
     `| ratio | ${f.panic_recovery.ratio}× | |`,
     '',
-    `| training (${f.training.rows[0].steps} steps, custom + builtin model each step) | ms per step | steps per second | one single run, in the engine | ratio |`,
-    '|---|---|---|---|---|',
-    ...f.training.rows.map((row) => `| ${row.op} | ${row.ms_per_step} ms | ${row.steps_per_second} | ${row.single_run_engine_ms} ms | ${row.ratio}× |`),
+    `| training (${f.training.rows[0].steps} steps, custom + builtin model each step) | burn | ms per step | steps per second | GPU dispatches per step | queue submits per step | one single run, in the engine | ratio |`,
+    '|---|---|---|---|---|---|---|---|',
+    ...f.training.rows.map(
+      (row) =>
+        `| ${row.op} | ${row.fusion ? 'with fusion' : 'without fusion'} | ${row.ms_per_step} ms | ${row.steps_per_second} | ${row.dispatches_per_step} | ${row.submits_per_step} | ${row.single_run_engine_ms} ms | ${row.ratio}× |`,
+    ),
   ];
   if (f.build.cold_trunk_build_s !== undefined || f.build.ui_rebuild_s !== undefined) {
     lines.push('', '| build | seconds |', '|---|---|');

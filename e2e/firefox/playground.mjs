@@ -71,7 +71,7 @@ export class FirefoxPlayground {
 
   armFirstLine() {
     return this.page.evaluate(() => {
-      const first = document.querySelector('.routing [data-arm="true"], .routing .line-focus');
+      const first = document.querySelector('.routing [data-arm="true"], .routing [data-testid="routing-focus"]');
       return first ? first.textContent.replace(/^\s*\d+\s*/, '').trim() : null;
     });
   }

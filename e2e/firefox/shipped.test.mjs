@@ -85,7 +85,7 @@ describe('Firefox as shipped (no WebGPU)', () => {
       assert.equal(await page.text('output-values'), '11, 12');
       assert.equal(await page.train(), 'completed');
       const readme = await page.page.$eval('section.export details[data-file="README.md"] pre', (element) => element.textContent);
-      assert.match(readme, /```text\ny = 11, 12\n```/);
+      assert.match(readme, /```text\nshape of y = \[2\]\ny = 11, 12\n```/);
       await page.page.close();
     } finally {
       host.stop();

@@ -28,7 +28,7 @@ export class Playground {
   }
 
   async waitForEngine() {
-    await expect(this.engineStatus).toContainText(/Engine ready|not available/, { timeout: 90_000 });
+    await expect(this.engineStatus).toContainText(/Engine (\(burn built with fusion\) )?ready|not available/, { timeout: 90_000 });
   }
 
   /** Waits until no run is pending. */
@@ -141,9 +141,23 @@ export class Playground {
     return this.page.getByTestId('routing-focus').evaluateAll(CODE_TEXTS);
   }
 
+  /** Text of the marked lines of the `Fusion<B>` impl (the call its queue ran, the line that
+   * queued it), read as `focusLines` reads its lines. */
+  async queuedLines() {
+    return this.page.getByTestId('queued-focus').evaluateAll(CODE_TEXTS);
+  }
+
+  /** The note above the generated code: what its marks show. */
+  routingNote() {
+    return this.page.locator('.routing > p.note').first().innerText();
+  }
+
   /** The first line of the highlighted arm, without its line number. */
   async armFirstLine() {
-    const first = this.page.locator('.routing [data-arm="true"], .routing .line-focus').first();
+    // Only the routing's own marks: the queued lines of the `Fusion<B>` impl are marked apart.
+    const first = this.page
+      .locator('.routing [data-arm="true"], .routing [data-testid="routing-focus"]')
+      .first();
     if ((await first.count()) === 0) return null;
     return first.evaluate(CODE_TEXT);
   }

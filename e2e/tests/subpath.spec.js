@@ -34,7 +34,7 @@ test('from a plain static host at a sub-path: page, workers, training, export', 
   await expect(panel.getByTestId('train-status')).toHaveAttribute('data-state', 'completed', { timeout: 120_000 });
   await expect(panel.getByTestId('train-request')).toContainText(' · WebGPU · ');
   const readme = page.locator('section.export details[data-file="README.md"] pre');
-  await expect(readme).toContainText('```text\ny = 3, -6\ndsum(y)/dx = 3, 3\n```', { useInnerText: false });
+  await expect(readme).toContainText('```text\nshape of y = [2]\ny = 3, -6\ndsum(y)/dx = 3, 3\n```', { useInnerText: false });
   // Everything came from below the sub-path.
   const own = requests.filter((path) => !path.startsWith(SUB_PATH));
   expect(own).toEqual([]);

@@ -1,4 +1,4 @@
-// The guided first visit: opens by itself on the plain page, walks five steps with the keyboard,
+// The guided first visit: opens by itself on the plain page, walks six steps with the keyboard,
 // each doing its action on the real controls, closes with Esc, stays closed, reopens from its
 // button, never opens over a shared link's scenario, and fits a phone.
 import { test, expect } from '@playwright/test';
@@ -9,7 +9,7 @@ test('the tour walks its steps from the keyboard, each on the real control', asy
   await playground.open('', { tour: true });
   const tour = page.getByTestId('tour');
   await expect(tour).toBeVisible();
-  await expect(tour.locator('.tour-progress')).toHaveText('Step 1 of 5');
+  await expect(tour.locator('.tour-progress')).toHaveText('Step 1 of 6');
   await expect(page.locator('#tour-heading')).toBeFocused();
   await expect(page.locator('#tour-heading')).toHaveText('The panic');
   expect(await playground.outcomeKind()).toBe('panicked');
@@ -39,6 +39,11 @@ test('the tour walks its steps from the keyboard, each on the real control', asy
   await expect(page.locator('section.training')).toHaveClass(/tour-target/);
   await expect(page.locator('section.training').getByTestId('train-status')).toBeVisible();
 
+  // The fusion switch is pointed at, not switched: switching reloads the page with that engine.
+  await next('Fusion');
+  await expect(page.locator('#fusion-choice')).toHaveClass(/tour-target/);
+  await expect(page.locator('#burn-fusion')).not.toBeChecked();
+
   await page.keyboard.press('Escape');
   await expect(tour).toHaveCount(0);
   // Remembered: a reload does not open it again; the Tour button does.
@@ -46,7 +51,7 @@ test('the tour walks its steps from the keyboard, each on the real control', asy
   await playground.waitForEngine();
   await expect(tour).toHaveCount(0);
   await page.getByRole('button', { name: 'Tour', exact: true }).click();
-  await expect(tour.locator('.tour-progress')).toHaveText('Step 1 of 5');
+  await expect(tour.locator('.tour-progress')).toHaveText('Step 1 of 6');
   await tour.getByRole('button', { name: 'Close the tour' }).click();
   await expect(tour).toHaveCount(0);
 });

@@ -574,6 +574,7 @@ impl Machine {
             require_grad: grad_context,
             fix,
             backend: BackendChoice::Gpu,
+            fusion: false,
         };
         let scenarios = vec![
             variant(true, Fix::None),
@@ -827,6 +828,7 @@ mod tests {
             require_grad: false,
             fix: Fix::None,
             backend: BackendChoice::Gpu,
+            fusion: false,
         }
     }
 

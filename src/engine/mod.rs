@@ -76,15 +76,24 @@ impl Engine {
     }
 
     /// Runs `scenario` and reports what happened.
+    // The native lock is held across the read back's await on purpose: the whole run is one
+    // entry in the log. Each native caller blocks on its own future, so the holder never waits
+    // on a thread that waits for the lock.
+    #[allow(clippy::await_holding_lock)]
     pub async fn run(&self, scenario: &Scenario) -> Outcome {
         match self.device(scenario.backend) {
-            Ok((device, name)) => run::run(scenario, device, name, &self.cpu).await,
+            Ok((device, name)) => {
+                let _one_at_a_time = one_at_a_time();
+                drain(device);
+                run::run(scenario, device, name, &self.cpu).await
+            }
             Err(reason) => Outcome::Failed(reason),
         }
     }
 
     /// Trains the model `request` describes, beside its builtin twin. `progress` receives the
     /// losses as they are read back; `stop` is asked between steps whether to end now.
+    #[allow(clippy::await_holding_lock)] // as in `run`
     pub async fn train(
         &self,
         request: &TrainRequest,
@@ -92,8 +101,42 @@ impl Engine {
         stop: &dyn Fn() -> bool,
     ) -> TrainOutcome {
         match self.device(request.backend) {
-            Ok((device, name)) => train::train(request, device, name, progress, stop).await,
+            Ok((device, name)) => {
+                let _one_at_a_time = one_at_a_time();
+                drain(device);
+                train::train(request, device, name, progress, stop).await
+            }
             Err(reason) => TrainOutcome::Failed(reason),
         }
     }
+}
+
+/// Natively, one run or training at a time in the process: the log of what ran is one per
+/// process (fusion records from its own thread), and native callers may call from several
+/// threads (the tests). The worker serves one request at a time, so the browser needs no lock.
+#[cfg(not(target_family = "wasm"))]
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The worker serves one request at a time: its turn is a guard with nothing to hold.
+#[cfg(target_family = "wasm")]
+fn one_at_a_time() -> OnlyRequest {
+    OnlyRequest
+}
+
+#[cfg(target_family = "wasm")]
+struct OnlyRequest;
+
+/// Runs what earlier runs left queued on `device`, outside the next run's log. Natively, burn's
+/// fusion executes its queue on its own thread, and a run that panicked can leave work queued
+/// that would run (and record itself) during the next one; a panic that work raises belongs to
+/// the run that queued it, so it is dropped here. (In the browser a panic ends the worker, and
+/// its queue with it; a blocking wait has no place there.)
+fn drain(device: &Device) {
+    #[cfg(not(target_family = "wasm"))]
+    let _ = panic_capture::catching(|| device.sync());
+    #[cfg(target_family = "wasm")]
+    let _ = device;
 }

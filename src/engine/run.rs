@@ -9,12 +9,26 @@ use crate::model::outcome::{
 };
 use crate::model::scenario::{Declaration, Fix, FloatInput, IntInput, OpArgs, Scenario};
 use crate::ops::trace::{self, Trace};
-use crate::ops::{leaky_relu, scale, shift_ids};
+use crate::ops::{NotBuilt, leaky_relu, scale, shift_ids};
 
 /// A float op as the engine calls it: through the generated routing, or with builtin ops.
 struct FloatOp<const D: usize> {
-    custom: fn(Declaration, Tensor<D>, f32) -> Tensor<D>,
+    custom: fn(Declaration, Tensor<D>, f32) -> Result<Tensor<D>, NotBuilt>,
     builtin: fn(Tensor<D>, f32) -> Tensor<D>,
+}
+
+/// Why staging a scenario stopped short of running it.
+enum NotStaged {
+    /// The declaration does not build in this engine.
+    NotBuilt,
+    /// The scenario is not one the engine runs (the text says why).
+    Unsupported(String),
+}
+
+impl From<NotBuilt> for NotStaged {
+    fn from(_: NotBuilt) -> NotStaged {
+        NotStaged::NotBuilt
+    }
 }
 
 /// A tensor that is computed (or queued) but not yet read back, flattened to 1-D so that one
@@ -104,12 +118,24 @@ pub(super) async fn run(
     device_name: &str,
     reference_device: &Device,
 ) -> Outcome {
+    // A declaration that does not compile is not in the crate, whatever the call site does.
+    if !crate::ops::built(scenario.args.kind(), scenario.declaration) {
+        return Outcome::NotBuilt {
+            fusion: cfg!(feature = "fusion"),
+        };
+    }
     let started = Instant::now();
     trace::begin(scenario.backend);
     let staged = panic_capture::catching(|| stage(scenario, device, reference_device));
     let staged = match staged {
         Ok(Ok(staged)) => staged,
-        Ok(Err(reason)) => return Outcome::Failed(reason),
+        Ok(Err(NotStaged::NotBuilt)) => {
+            trace::take();
+            return Outcome::NotBuilt {
+                fusion: cfg!(feature = "fusion"),
+            };
+        }
+        Ok(Err(NotStaged::Unsupported(reason))) => return Outcome::Failed(reason),
         Err(mut report) => {
             trace::take().complete(&mut report);
             return Outcome::Panicked(*report);
@@ -152,16 +178,13 @@ pub(super) async fn run(
             Ok(Ok(read)) => read,
             Ok(Err(reason)) => return Outcome::Failed(reason),
             Err(mut report) => {
-                Trace {
-                    stage: Some(Stage::ReadBack),
-                    backend: Some(scenario.backend),
-                    ..trace
-                }
-                .complete(&mut report);
+                trace::take().complete(&mut report);
                 return Outcome::Panicked(*report);
             }
         };
-    trace::take();
+    // Everything that ran: the call's implementations, and those fusion queued, which ran as
+    // the tensors were read back.
+    let ran = trace::take();
     let read_ms = milliseconds_since(reading);
     let comparing = Instant::now();
     let output_difference = output.values.max_abs_difference(&reference.values);
@@ -180,7 +203,7 @@ pub(super) async fn run(
         output_autodiff,
         output_tracked,
         route,
-        impls: trace.impls,
+        impls: ran.impls,
         routing_tensor: trace.routing_tensor,
         input,
         backend: scenario.backend,
@@ -219,54 +242,34 @@ fn observed_route(trace: &Trace, output_autodiff: bool) -> Route {
     }
 }
 
-fn stage(scenario: &Scenario, device: &Device, reference: &Device) -> Result<Staged, String> {
+fn stage(scenario: &Scenario, device: &Device, reference: &Device) -> Result<Staged, NotStaged> {
     let device = &if scenario.grad_context {
         device.clone().autodiff()
     } else {
         device.clone()
     };
     match (&scenario.args, scenario.args.shape().len()) {
-        (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(
-            scenario,
-            device,
-            reference,
-            x,
-            *factor,
-            scale_op::<1>(),
-        )),
-        (OpArgs::Scale { x, factor }, 2) => Ok(stage_float(
-            scenario,
-            device,
-            reference,
-            x,
-            *factor,
-            scale_op::<2>(),
-        )),
-        (OpArgs::LeakyRelu { x, slope }, 1) => Ok(stage_float(
-            scenario,
-            device,
-            reference,
-            x,
-            *slope,
-            leaky_relu_op::<1>(),
-        )),
-        (OpArgs::LeakyRelu { x, slope }, 2) => Ok(stage_float(
-            scenario,
-            device,
-            reference,
-            x,
-            *slope,
-            leaky_relu_op::<2>(),
-        )),
-        (OpArgs::ShiftIds { ids, offset }, 1) => Ok(stage_shift_ids::<1>(
-            scenario, device, reference, ids, *offset,
-        )),
-        (OpArgs::ShiftIds { ids, offset }, 2) => Ok(stage_shift_ids::<2>(
-            scenario, device, reference, ids, *offset,
-        )),
-        (_, rank) => Err(format!(
+        (OpArgs::Scale { x, factor }, 1) => {
+            stage_float(scenario, device, reference, x, *factor, scale_op::<1>())
+        }
+        (OpArgs::Scale { x, factor }, 2) => {
+            stage_float(scenario, device, reference, x, *factor, scale_op::<2>())
+        }
+        (OpArgs::LeakyRelu { x, slope }, 1) => {
+            stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<1>())
+        }
+        (OpArgs::LeakyRelu { x, slope }, 2) => {
+            stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<2>())
+        }
+        (OpArgs::ShiftIds { ids, offset }, 1) => {
+            stage_shift_ids::<1>(scenario, device, reference, ids, *offset)
+        }
+        (OpArgs::ShiftIds { ids, offset }, 2) => {
+            stage_shift_ids::<2>(scenario, device, reference, ids, *offset)
+        }
+        (_, rank) => Err(NotStaged::Unsupported(format!(
             "Tensors of rank {rank} are not supported; use 1 or 2 dimensions."
-        )),
+        ))),
     }
 }
 
@@ -300,7 +303,7 @@ fn stage_float<const D: usize>(
     input: &FloatInput,
     param: f32,
     op: FloatOp<D>,
-) -> Staged {
+) -> Result<Staged, NotStaged> {
     let calling = Instant::now();
     trace::enter(Stage::CreateInput);
     let mut x = float_tensor::<D>(input, device);
@@ -314,8 +317,8 @@ fn stage_float<const D: usize>(
     };
     trace::enter(Stage::Forward);
     let output = match scenario.fix {
-        Fix::None => (op.custom)(scenario.declaration, x.clone(), param),
-        Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param),
+        Fix::None => (op.custom)(scenario.declaration, x.clone(), param)?,
+        Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param)?,
         Fix::Builtin => (op.builtin)(x.clone(), param),
     };
     let output_autodiff = output.is_autodiff();
@@ -326,7 +329,9 @@ fn stage_float<const D: usize>(
         x.grad(&grads)
     });
     let gradient = gradient.flatten();
-    let trace = trace::take();
+    // What the call and its backward recorded; the log runs on through the read back, where
+    // work fusion queued runs.
+    let trace = trace::snapshot();
     let call_ms = milliseconds_since(calling);
 
     // The reference gets a gradient exactly when the custom call produced one.
@@ -343,7 +348,10 @@ fn stage_float<const D: usize>(
     };
 
     let reference_ms = milliseconds_since(referencing);
-    Staged {
+    // Reading the tensors back starts with their shapes: under fusion an output's shape is what
+    // the declaration's `#[fusion(...)]` said, and reading it can fail here.
+    trace::enter(Stage::ReadBack);
+    Ok(Staged {
         trace,
         call_ms,
         reference_ms,
@@ -354,7 +362,7 @@ fn stage_float<const D: usize>(
         reference_gradient: reference_gradient.map(Pending::float),
         output_autodiff,
         output_tracked,
-    }
+    })
 }
 
 fn int_tensor<const D: usize>(input: &IntInput, device: &Device) -> Tensor<D, Int> {
@@ -371,7 +379,7 @@ fn stage_shift_ids<const D: usize>(
     reference_device: &Device,
     ids_input: &IntInput,
     offset: i32,
-) -> Staged {
+) -> Result<Staged, NotStaged> {
     let calling = Instant::now();
     trace::enter(Stage::CreateInput);
     let ids = int_tensor::<D>(ids_input, device);
@@ -381,17 +389,18 @@ fn stage_shift_ids<const D: usize>(
     };
     trace::enter(Stage::Forward);
     let output = match scenario.fix {
-        Fix::None => shift_ids::call(scenario.declaration, ids, offset),
-        Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset),
+        Fix::None => shift_ids::call(scenario.declaration, ids, offset)?,
+        Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset)?,
         Fix::Builtin => shift_ids::reference(ids, offset),
     };
     let output_autodiff = output.is_autodiff();
-    let trace = trace::take();
+    let trace = trace::snapshot();
     let call_ms = milliseconds_since(calling);
     let referencing = Instant::now();
     trace::enter(Stage::Reference);
     let reference = shift_ids::reference(int_tensor::<D>(ids_input, reference_device), offset);
-    Staged {
+    trace::enter(Stage::ReadBack);
+    Ok(Staged {
         trace,
         call_ms,
         reference_ms: milliseconds_since(referencing),
@@ -402,5 +411,5 @@ fn stage_shift_ids<const D: usize>(
         reference_gradient: None,
         output_autodiff,
         output_tracked: false,
-    }
+    })
 }

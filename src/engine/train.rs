@@ -32,7 +32,7 @@ use crate::model::training::{
     TrainOutcome, TrainReport, TrainRequest, report_every,
 };
 use crate::ops::trace::{self, Trace};
-use crate::ops::{leaky_relu, scale, shift_ids};
+use crate::ops::{NotBuilt, leaky_relu, scale, shift_ids};
 
 /// Training examples per step.
 const EXAMPLES: usize = 32;
@@ -59,18 +59,22 @@ enum OpCall {
     Builtin,
 }
 
+/// The op's declaration, built into this engine: `train` checks [`crate::ops::built`] before the
+/// first step, so a model only calls declarations that build.
+const BUILT: &str = "training checks that the declaration builds before its first step";
+
 impl OpCall {
     fn float<const D: usize>(
         self,
         x: Tensor<D>,
         param: f32,
-        custom: fn(Declaration, Tensor<D>, f32) -> Tensor<D>,
+        custom: fn(Declaration, Tensor<D>, f32) -> Result<Tensor<D>, NotBuilt>,
         builtin: fn(Tensor<D>, f32) -> Tensor<D>,
     ) -> Tensor<D> {
         match self {
-            OpCall::Custom(declaration, Fix::None) => custom(declaration, x, param),
+            OpCall::Custom(declaration, Fix::None) => custom(declaration, x, param).expect(BUILT),
             OpCall::Custom(declaration, Fix::Detach) => {
-                custom(declaration, x.without_autodiff(), param)
+                custom(declaration, x.without_autodiff(), param).expect(BUILT)
             }
             OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => builtin(x, param),
         }
@@ -78,9 +82,11 @@ impl OpCall {
 
     fn ids(self, ids: Tensor<1, Int>, offset: i32) -> Tensor<1, Int> {
         match self {
-            OpCall::Custom(declaration, Fix::None) => shift_ids::call(declaration, ids, offset),
+            OpCall::Custom(declaration, Fix::None) => {
+                shift_ids::call(declaration, ids, offset).expect(BUILT)
+            }
             OpCall::Custom(declaration, Fix::Detach) => {
-                shift_ids::call(declaration, ids.without_autodiff(), offset)
+                shift_ids::call(declaration, ids.without_autodiff(), offset).expect(BUILT)
             }
             OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => shift_ids::reference(ids, offset),
         }
@@ -354,6 +360,12 @@ pub(super) async fn train(
     progress: &mut dyn FnMut(&[LossPoint]),
     stop: &dyn Fn() -> bool,
 ) -> TrainOutcome {
+    // A declaration that does not compile is not in the crate, whatever the call site does.
+    if !crate::ops::built(request.op, request.declaration) {
+        return TrainOutcome::NotBuilt {
+            fusion: cfg!(feature = "fusion"),
+        };
+    }
     let device = device.clone().autodiff();
     let mut sequence = Sequence(0x5eed);
     match request.op {
@@ -468,6 +480,20 @@ async fn run<M: Model + Clone>(
                 }
             };
             if let Some(gradients) = gradients {
+                // Under fusion an op may be queued now and run whenever fusion next executes
+                // its queue: read the parameters step 1 updated here, which needs everything
+                // step 1 queued (forward, backward, optimiser), so all of it runs (and records
+                // itself) before the log is taken.
+                trace::enter(Stage::ReadBack);
+                if cfg!(feature = "fusion") {
+                    for param in next.params(None) {
+                        if let Err(error) = param.values.into_data_async().await {
+                            return TrainOutcome::Failed(format!(
+                                "Reading the parameters failed: {error:?}"
+                            ));
+                        }
+                    }
+                }
                 first_step = Some((trace::take(), gradients));
             }
             custom = next;

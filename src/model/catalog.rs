@@ -12,7 +12,7 @@
 //! (`UPDATE_EXPANSIONS=1 cargo test --test expansion`).
 
 /// Calls `$callback! { { $extra } rows… }` with one row per declaration variant:
-/// `Variant module autodiff flex [selectors as written in the attribute];`
+/// `Variant module autodiff flex fusion [selectors as written in the attribute];`
 ///
 /// `autodiff` says what the line declares about autodiff: `Absent` (no `Autodiff` selector),
 /// `Listed` (the selector and the op's `Autodiff<B, C>` impl), `CfgOff(cfg)` (the selector and
@@ -24,15 +24,20 @@ macro_rules! declaration_catalog {
     ($callback:ident ! { $($extra:tt)* }) => {
         $callback! {
             { $($extra)* }
-            // variant             module                     autodiff                      flex   selectors, as written
-            CubeFlex               cube_flex                  Absent                        true   [Cube, Flex];
-            CubeFlexAutodiff       cube_flex_autodiff         Listed                        true   [Cube, Flex, Autodiff];
-            CubeFlexAutodiffCfg    cube_flex_autodiff_cfg     CfgOff(feature = "autodiff")  true   [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
-            CubeFlexAutodiffCfgOn  cube_flex_autodiff_cfg_on  CfgOn(feature = "autodiff")   true   [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
-            Cube                   cube                       Absent                        false  [Cube];
-            CubeAutodiff           cube_autodiff              Listed                        false  [Cube, Autodiff];
-            CubeAutodiffCfg        cube_autodiff_cfg          CfgOff(feature = "autodiff")  false  [Cube, Autodiff: cfg(feature = "autodiff")];
-            CubeAutodiffCfgOn      cube_autodiff_cfg_on       CfgOn(feature = "autodiff")   false  [Cube, Autodiff: cfg(feature = "autodiff")];
+            // variant                   module                          autodiff                      flex   fusion      selectors, as written
+            CubeFlex                     cube_flex                       Absent                        true   None        [Cube, Flex];
+            CubeFlexAutodiff             cube_flex_autodiff              Listed                        true   None        [Cube, Flex, Autodiff];
+            CubeFlexAutodiffCfg          cube_flex_autodiff_cfg          CfgOff(feature = "autodiff")  true   None        [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
+            CubeFlexAutodiffCfgOn        cube_flex_autodiff_cfg_on       CfgOn(feature = "autodiff")   true   None        [Cube, Flex, Autodiff: cfg(feature = "autodiff")];
+            Cube                         cube                            Absent                        false  None        [Cube];
+            CubeAutodiff                 cube_autodiff                   Listed                        false  None        [Cube, Autodiff];
+            CubeAutodiffCfg              cube_autodiff_cfg               CfgOff(feature = "autodiff")  false  None        [Cube, Autodiff: cfg(feature = "autodiff")];
+            CubeAutodiffCfgOn            cube_autodiff_cfg_on            CfgOn(feature = "autodiff")   false  None        [Cube, Autodiff: cfg(feature = "autodiff")];
+            CubeFlexFusion               cube_flex_fusion                Absent                        true   Shape       [Cube, Flex, Fusion];
+            CubeFlexAutodiffFusion       cube_flex_autodiff_fusion       Listed                        true   Shape       [Cube, Flex, Autodiff, Fusion];
+            CubeFlexAutodiffFusionMeta   cube_flex_autodiff_fusion_meta  Listed                        true   Meta        [Cube, Flex, Autodiff, Fusion];
+            CubeFlexAutodiffFusionDefault cube_flex_autodiff_fusion_default Listed                     true   Default     [Cube, Flex, Autodiff, Fusion];
+            CubeFlexAutodiffFusionFlat   cube_flex_autodiff_fusion_flat  Listed                        true   WrongShape  [Cube, Flex, Autodiff, Fusion];
         }
     };
 }
@@ -70,9 +75,36 @@ impl AutodiffDeclared {
     ];
 }
 
+/// The `#[fusion(...)]` form a line puts on the op's method when it lists the `Fusion` selector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FusionForm {
+    /// No `Fusion` selector.
+    None,
+    /// `#[fusion(dtype = x, shape = x)]`: the output has the input's dtype and shape.
+    Shape,
+    /// `#[fusion(meta = …)]`: a function computes the output's spec.
+    Meta,
+    /// `#[fusion(default)]`: the trait's default body serves `Fusion<B>`.
+    Default,
+    /// `#[fusion(dtype = x, shape = …)]` with the wrong shape (the input flattened): the
+    /// metadata burn's docs warn is never checked against what the backend returns.
+    WrongShape,
+}
+
+impl FusionForm {
+    /// Every form, in the order the page offers them.
+    pub const ALL: [FusionForm; 5] = [
+        FusionForm::None,
+        FusionForm::Shape,
+        FusionForm::Meta,
+        FusionForm::Default,
+        FusionForm::WrongShape,
+    ];
+}
+
 /// Defines [`Declaration`] from the catalog's rows.
 macro_rules! define_declaration {
-    ({} $($variant:ident $module:ident $autodiff:ident $(($($gate:tt)*))? $flex:literal [$($selectors:tt)*];)*) => {
+    ({} $($variant:ident $module:ident $autodiff:ident $(($($gate:tt)*))? $flex:literal $fusion:ident [$($selectors:tt)*];)*) => {
         /// How an op's trait is declared: one line of the catalog, one real expansion of burn's
         /// macro per op. `Cube` (WebGPU) is always listed; `Flex` (the CPU backend) and
         /// `Autodiff` vary.
@@ -122,6 +154,13 @@ macro_rules! define_declaration {
                     $(Declaration::$variant => $flex,)*
                 }
             }
+
+            /// The `#[fusion(...)]` form of the op's method, when `Fusion` is listed.
+            pub fn fusion(self) -> FusionForm {
+                match self {
+                    $(Declaration::$variant => FusionForm::$fusion,)*
+                }
+            }
         }
     };
 }
@@ -134,31 +173,39 @@ impl Declaration {
     pub const WITH_AUTODIFF: Declaration = Declaration::CubeFlexAutodiff;
 
     /// The catalog line with these choices, if there is one.
-    pub fn with(autodiff: AutodiffDeclared, flex: bool) -> Option<Declaration> {
-        Declaration::ALL
-            .iter()
-            .copied()
-            .find(|declaration| declaration.autodiff() == autodiff && declaration.flex() == flex)
+    pub fn with(autodiff: AutodiffDeclared, flex: bool, fusion: FusionForm) -> Option<Declaration> {
+        Declaration::ALL.iter().copied().find(|declaration| {
+            declaration.autodiff() == autodiff
+                && declaration.flex() == flex
+                && declaration.fusion() == fusion
+        })
     }
 
-    /// This declaration with `autodiff` instead (and the same `Flex` choice), if the catalog
-    /// has that line.
+    /// This declaration with `autodiff` instead (and the same other choices), if the catalog has
+    /// that line.
     pub fn with_autodiff(self, autodiff: AutodiffDeclared) -> Option<Declaration> {
-        Declaration::with(autodiff, self.flex())
+        Declaration::with(autodiff, self.flex(), self.fusion())
     }
 
-    /// This declaration with or without `Flex` (and the same autodiff choice), if the catalog
-    /// has that line.
+    /// This declaration with or without `Flex` (and the same other choices), if the catalog has
+    /// that line.
     pub fn with_flex(self, flex: bool) -> Option<Declaration> {
-        Declaration::with(self.autodiff(), flex)
+        Declaration::with(self.autodiff(), flex, self.fusion())
     }
 
-    /// The concrete selectors in the order listed (`Cube`, `Flex`), without `Autodiff`.
+    /// This declaration with the `Fusion` form `fusion` (and the same other choices), if the
+    /// catalog has that line.
+    pub fn with_fusion(self, fusion: FusionForm) -> Option<Declaration> {
+        Declaration::with(self.autodiff(), self.flex(), fusion)
+    }
+
+    /// The concrete selectors in the order listed (`Cube`, `Flex`), without `Autodiff` and
+    /// `Fusion`.
     pub fn backends(self) -> impl Iterator<Item = &'static str> {
         self.selectors()
             .split(',')
             .map(|selector| selector.split(':').next().unwrap_or("").trim())
-            .filter(|selector| *selector != "Autodiff")
+            .filter(|selector| *selector != "Autodiff" && *selector != "Fusion")
     }
 
     /// The number the generated routing gives `selector` (`Cube`, `Flex`): its position among

@@ -11,6 +11,9 @@ use crate::model::scenario::BackendChoice;
 pub enum Outcome {
     /// The call returned and its tensors were read back (boxed: the other variants are small).
     Completed(Box<Completed>),
+    /// The op's declaration does not build in this engine (`fusion`: the engine was built with
+    /// burn's fusion feature): nothing ran.
+    NotBuilt { fusion: bool },
     /// The call panicked; the report is what the panic hook captured.
     Panicked(PanicReport),
     /// The run could not start or finish for a reason that is not a panic: the chosen backend is
@@ -116,6 +119,9 @@ pub enum Phase {
     Forward,
     /// `backward()`: a hand-written `Backward` may call op implementations again.
     Backward,
+    /// Later, when the device executed the work queued so far (under burn's fusion an op is
+    /// registered during a pass and runs then): which pass queued it is not recorded.
+    Deferred,
 }
 
 /// One execution of an op implementation, recorded by the implementation itself when it ran.
@@ -125,6 +131,9 @@ pub struct ImplCall {
     pub op: String,
     /// The pass it ran in.
     pub phase: Phase,
+    /// The step of the run it ran in: under fusion an op registered in the forward pass may run
+    /// later, when the device executes its queued work (a read back).
+    pub stage: Stage,
     /// The implementing backend type, without module paths, e.g. `CubeBackend` or
     /// `Autodiff<CubeBackend, NoCheckpointing>`.
     pub implementor: String,
@@ -257,11 +266,20 @@ pub enum Stage {
 }
 
 impl Stage {
-    /// The pass that op implementations running in this step belong to.
+    /// The pass that op implementations running in this step belong to: an implementation that
+    /// runs while tensors are read back was queued earlier (fusion) and runs deferred.
+    ///
+    /// The custom op is called only in the forward and backward passes, so an implementation
+    /// that records itself in any other step was queued in one of them and ran later.
     pub fn phase(self) -> Phase {
         match self {
+            Stage::Forward => Phase::Forward,
             Stage::Backward => Phase::Backward,
-            _ => Phase::Forward,
+            Stage::CreateInput
+            | Stage::RequireGrad
+            | Stage::OptimizerStep
+            | Stage::Reference
+            | Stage::ReadBack => Phase::Deferred,
         }
     }
 }

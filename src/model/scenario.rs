@@ -158,4 +158,7 @@ pub struct Scenario {
     pub fix: Fix,
     /// The backend the input lives on.
     pub backend: BackendChoice,
+    /// Whether it is for burn built with its `fusion` feature (the fusion engine): an engine
+    /// built the other way does not run it.
+    pub fusion: bool,
 }

@@ -145,6 +145,8 @@ pub enum TrainOutcome {
     Panicked { step: u32, report: PanicReport },
     /// It could not start (the backend is unavailable).
     Failed(String),
+    /// The op's declaration does not build in this engine (`fusion`: built with burn's fusion).
+    NotBuilt { fusion: bool },
 }
 
 /// Reports between two progress messages: a run streams about this many points.

@@ -7,14 +7,18 @@
 //! builtin ops ran ([`record_builtin`]). The engine starts the log for a run on a backend
 //! ([`begin`]), marks each step of the run as it enters it ([`enter`]), and takes the log
 //! afterwards ([`take`]), so everything the page says about a run is what executed, not what the
-//! toggles suggest. The log is thread-local: burn calls op implementations on the calling
-//! thread, and native tests run scenarios on several threads at once.
+//! toggles suggest.
+//!
+//! The log is one per process, not per thread: under burn's fusion an op's inner implementation
+//! runs when the fusion stream executes it, which natively is on the fusion server's own thread
+//! (in a browser, on the one thread, later). So one run at a time records: natively the engine
+//! takes a process-wide lock per run or training, and the worker serves one request at a time.
 
-use std::cell::{Cell, RefCell};
+use std::sync::Mutex;
 
 use burn::backend::{DispatchAutodiffContext, DispatchTensor, DispatchTensorKind};
 
-use crate::model::outcome::{ImplCall, PanicReport, RoutingTensor, Stage};
+use crate::model::outcome::{ImplCall, PanicReport, Phase, RoutingTensor, Stage};
 use crate::model::scenario::BackendChoice;
 
 /// What one run recorded.
@@ -43,9 +47,27 @@ impl Trace {
     }
 }
 
-thread_local! {
-    static TRACE: RefCell<Trace> = RefCell::new(Trace::default());
-    static STAGE: Cell<Stage> = const { Cell::new(Stage::CreateInput) };
+/// The log, and the stage the run is in.
+static TRACE: Mutex<Trace> = Mutex::new(Trace {
+    impls: Vec::new(),
+    routing_tensor: None,
+    builtin_ran: false,
+    stage: None,
+    backend: None,
+});
+static STAGE: Mutex<Stage> = Mutex::new(Stage::CreateInput);
+
+/// The log, even if a panic poisoned its lock (a caught panic is an ordinary outcome here).
+fn log() -> std::sync::MutexGuard<'static, Trace> {
+    TRACE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn stage() -> std::sync::MutexGuard<'static, Stage> {
+    STAGE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Starts a new log for a run on `backend`: what an earlier run left is dropped.
@@ -54,14 +76,14 @@ pub fn begin(backend: BackendChoice) {
     // implementations record themselves here too.
     autodiff_feature_on::trace::install(record_named);
     take();
-    TRACE.with(|trace| trace.borrow_mut().backend = Some(backend));
+    log().backend = Some(backend);
 }
 
 /// Marks the step of the run that follows: implementations that record themselves from now on
 /// ran in its pass, and a panic is reported with it.
-pub fn enter(stage: Stage) {
-    STAGE.with(|current| current.set(stage));
-    TRACE.with(|trace| trace.borrow_mut().stage = Some(stage));
+pub fn enter(entered: Stage) {
+    *stage() = entered;
+    log().stage = Some(entered);
 }
 
 /// Notes that `op`'s implementation for backend type `B` is running.
@@ -72,12 +94,20 @@ pub fn record<B: ?Sized>(op: &str) {
 /// Notes that `op`'s implementation for the backend type named `type_name` is running.
 pub fn record_named(op: &str, type_name: &str) {
     let implementor = readable_type_name(type_name);
-    TRACE.with(|trace| {
-        trace.borrow_mut().impls.push(ImplCall {
-            op: op.to_owned(),
-            phase: STAGE.with(Cell::get).phase(),
-            implementor,
-        })
+    let ran_in = *stage();
+    // Built with burn's fusion, the GPU's concrete impl is reached only through the generated
+    // `Fusion<B>` impl, which queues it: it runs whenever fusion executes its queue, which may be
+    // during a later pass than the one that called it.
+    let phase = if cfg!(feature = "fusion") && implementor == "CubeBackend" {
+        Phase::Deferred
+    } else {
+        ran_in.phase()
+    };
+    log().impls.push(ImplCall {
+        op: op.to_owned(),
+        phase,
+        stage: ran_in,
+        implementor,
     });
 }
 
@@ -98,18 +128,30 @@ pub fn record_routing_tensor(tensor: &DispatchTensor) {
         autodiff_wrapped,
         autodiff_context: matches!(tensor.autodiff, DispatchAutodiffContext::Enabled(_)),
     };
-    TRACE.with(|trace| trace.borrow_mut().routing_tensor = Some(routing_tensor));
+    log().routing_tensor = Some(routing_tensor);
 }
 
 /// Notes that burn's builtin tensor ops computed an op's result.
 pub fn record_builtin() {
-    TRACE.with(|trace| trace.borrow_mut().builtin_ran = true);
+    log().builtin_ran = true;
+}
+
+/// What the log holds now, leaving it as it is.
+pub fn snapshot() -> Trace {
+    let log = log();
+    Trace {
+        impls: log.impls.clone(),
+        routing_tensor: log.routing_tensor.clone(),
+        builtin_ran: log.builtin_ran,
+        stage: log.stage,
+        backend: log.backend,
+    }
 }
 
 /// Empties the log and returns what it held.
 pub fn take() -> Trace {
-    STAGE.with(|current| current.set(Stage::CreateInput));
-    TRACE.with(|trace| std::mem::take(&mut *trace.borrow_mut()))
+    *stage() = Stage::CreateInput;
+    std::mem::take(&mut *log())
 }
 
 /// `burn_autodiff::backend::Autodiff<burn_cubecl::backend::CubeBackend, …::NoCheckpointing>`

@@ -29,7 +29,7 @@ pub struct Expansion {
 macro_rules! op_expansions {
     (
         { $op:ident, $op_name:literal }
-        $($variant:ident $module:ident $autodiff:ident $(($($gate:tt)*))? $flex:literal [$($selectors:tt)*];)*
+        $($variant:ident $module:ident $autodiff:ident $(($($gate:tt)*))? $flex:literal $fusion:ident [$($selectors:tt)*];)*
     ) => {
         &[$(
             Expansion {

@@ -8,6 +8,7 @@
 //! project ([`crate::teach::export`]), which `tests/export.rs` builds and runs, and each fix's
 //! description is checked against the run of the fixed scenario (`tests/claims/`).
 
+use crate::model::catalog::FusionForm;
 use crate::model::outcome::{PanicReport, Stage};
 use crate::model::scenario::{AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind};
 use crate::teach::export::{
@@ -32,6 +33,12 @@ pub enum PanicKind {
     /// `require_grad()` on a tensor outside an autodiff device: the run recorded that it was
     /// marking its input when burn panicked.
     RequireGradOutsideAutodiff,
+    /// Under fusion, a panic reading the output back, for a declaration whose
+    /// `#[fusion(shape = …)]` is not the kernel's shape (the catalog's flattened form).
+    /// `kernel_ran`: whether the queued kernel had run (recorded itself) before the panic;
+    /// `read_back`: whether it was raised reading the output back (else by the next op of a
+    /// model's forward pass).
+    FusionShape { kernel_ran: bool, read_back: bool },
     /// Anything else.
     Other,
 }
@@ -42,6 +49,20 @@ impl PanicKind {
         let cfg_off = declaration.autodiff() == AutodiffDeclared::CfgOff;
         if report.stage == Some(Stage::RequireGrad) {
             return PanicKind::RequireGradOutsideAutodiff;
+        }
+        // Not a routing panic: where the wrong declared shape is first used. In a single run
+        // that is the read back; in training, the model's next op in the forward pass.
+        if declaration.fusion() == FusionForm::WrongShape
+            && Observed::from_panic(&report.message).is_none()
+            && let Some(stage @ (Stage::ReadBack | Stage::Forward)) = report.stage
+        {
+            return PanicKind::FusionShape {
+                kernel_ran: report
+                    .impls
+                    .iter()
+                    .any(|call| call.implementor == "CubeBackend"),
+                read_back: stage == Stage::ReadBack,
+            };
         }
         let Some(tensor) = &report.routing_tensor else {
             return PanicKind::Other;
@@ -103,6 +124,22 @@ impl PanicKind {
             PanicKind::RequireGradOutsideAutodiff => {
                 "require_grad() marks a tensor for the autodiff graph, and there is no graph outside an autodiff device. burn refused while the input was being marked, before the custom op was called.".to_owned()
             }
+            PanicKind::FusionShape {
+                kernel_ran,
+                read_back,
+            } => format!(
+                "Under Fusion the op is queued, and its output's shape is the one the method's #[fusion(shape = …)] declares, worked out before the kernel runs: here the input flattened to one dimension. burn never compares it with the shape the kernel writes. {}{}.",
+                if *read_back {
+                    "Reading the output back, burn took its dimensions from that declared shape and panicked"
+                } else {
+                    "In the model's forward pass, the next op took its input's dimensions from that declared shape and panicked"
+                },
+                if *kernel_ran {
+                    ", after the queued kernel had run"
+                } else {
+                    ", before the queued kernel had run"
+                }
+            ),
             PanicKind::Other => "burn raised this panic while the scenario ran.".to_owned(),
         }
     }
@@ -116,6 +153,9 @@ impl PanicKind {
             PanicKind::WrappedTensorHasNoArm { cfg_off: true, .. }
             | PanicKind::ContextRefused { cfg_off: true, .. } => Some(
                 "The source says Autodiff; the build does not. A cfg on a selector is evaluated in the crate that declares the op, with that crate's features: the fix below builds it with the feature on.",
+            ),
+            PanicKind::FusionShape { .. } => Some(
+                "The wrong shape is not caught at the op: Fusion takes the declared metadata on trust, and the error surfaces later, where the output is first used.",
             ),
             _ => None,
         }
@@ -141,6 +181,8 @@ pub enum FixAction {
     EnableGradContext,
     /// Do not call `require_grad()`.
     DisableRequireGrad,
+    /// Declare the output's shape as the input's (`#[fusion(dtype = x, shape = x)]`).
+    DeclareFusionShape,
 }
 
 impl FixAction {
@@ -167,6 +209,12 @@ impl FixAction {
             FixAction::UseGpu => form.backend = BackendChoice::Gpu,
             FixAction::EnableGradContext => form.grad_context = true,
             FixAction::DisableRequireGrad => form.require_grad = false,
+            FixAction::DeclareFusionShape => {
+                form.declaration = form
+                    .declaration
+                    .with_fusion(FusionForm::Shape)
+                    .unwrap_or(form.declaration)
+            }
         }
     }
 }
@@ -329,6 +377,21 @@ pub fn fixes(kind: &PanicKind, context: &FixContext) -> Vec<FixOffer> {
                 after: input.clone(),
                 action: FixAction::DisableRequireGrad,
             },
+        ],
+        PanicKind::FusionShape { .. } => vec![
+            FixOffer {
+                label: "Declare the kernel's shape",
+                description: "Declare the shape the kernel returns, the input's: Fusion then records the shape the kernel writes, and what uses the output finds it.",
+                before: declaration_code(op, declaration),
+                after: declaration_code(
+                    op,
+                    declaration
+                        .with_fusion(FusionForm::Shape)
+                        .unwrap_or(declaration),
+                ),
+                action: FixAction::DeclareFusionShape,
+            },
+            builtin(),
         ],
         PanicKind::Other => Vec::new(),
     }

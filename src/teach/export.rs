@@ -13,6 +13,7 @@
 //! compares what they print, or the panic they raise, with the playground's outcome, which the
 //! README states.
 
+use crate::model::catalog::FusionForm;
 use crate::model::outcome::Outcome;
 use crate::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario,
@@ -68,8 +69,28 @@ pub fn without_bookkeeping(text: &str) -> String {
         .collect()
 }
 
+/// The name the op's tensor argument has (`x`, `ids`): the declare macro passes it to the trait
+/// (`$x`) with its `#[fusion(...)]` attribute, so the two are the same identifier.
+fn tensor_argument(op: OpKind) -> &'static str {
+    if op.takes_int_input() { "ids" } else { "x" }
+}
+
+/// The `#[fusion(...)]` attribute `form` puts on the op's method, as the op's declare macro
+/// writes it (the arm for the form, in `mod.rs`); `None` without the `Fusion` selector, or when
+/// the op has no arm for the form (it does not build).
+pub fn fusion_attribute(op: OpKind, form: FusionForm) -> Option<String> {
+    let arm = format!("] {form:?}) =>");
+    let line = sources(op)
+        .module
+        .lines()
+        .find(|line| line.contains(&arm))?;
+    let (_, rest) = line.split_once("[#[fusion(")?;
+    let (inside, _) = rest.split_once(")]]")?;
+    Some(format!("#[fusion({inside})]"))
+}
+
 /// The op's trait as the engine declares it (cut from its `declare_*` macro in `mod.rs`, from the
-/// doc comment to the closing brace), under `declaration`'s selectors.
+/// doc comment to the closing brace), under `declaration`'s selectors and `#[fusion]` form.
 fn trait_code(op: OpKind, declaration: Declaration) -> String {
     let lines: Vec<&str> = sources(op).module.lines().collect();
     let attribute = lines
@@ -89,16 +110,29 @@ fn trait_code(op: OpKind, declaration: Declaration) -> String {
     let last = (attribute..lines.len())
         .find(|&index| lines[index] == closing)
         .expect("the trait's closing brace");
+    let argument = format!("${}", tensor_argument(op));
+    let fusion = fusion_attribute(op, declaration.fusion());
     let text: String = lines[first..=last]
         .iter()
-        .map(|line| {
-            if line
-                .trim_start()
-                .starts_with("#[burn::backend::backend_extension(")
-            {
-                format!("#[backend_extension({})]\n", declaration.selectors())
+        .filter_map(|line| {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("#[burn::backend::backend_extension(") {
+                Some(format!(
+                    "#[backend_extension({})]\n",
+                    declaration.selectors()
+                ))
+            } else if trimmed == "$($fusion)*" {
+                // The method's `#[fusion(...)]`, at the method's indentation.
+                let method_indent = &line[indent..line.len() - trimmed.len()];
+                fusion
+                    .as_ref()
+                    .map(|fusion| format!("{method_indent}{fusion}\n"))
             } else {
-                format!("{}\n", line.get(indent..).unwrap_or("").trim_end())
+                let line = line.get(indent..).unwrap_or("").trim_end();
+                Some(format!(
+                    "{}\n",
+                    line.replace(&argument, tensor_argument(op))
+                ))
             }
         })
         .collect();
@@ -241,7 +275,7 @@ impl Project {
 /// the message it panics with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shown {
-    /// `y = …` and, when autodiff tracked `y`, `dsum(y)/dx = …`.
+    /// `shape of y = […]`, `y = …` and, when autodiff tracked `y`, `dsum(y)/dx = …`.
     Printed(Vec<String>),
     /// burn's panic message.
     Panicked(String),
@@ -252,10 +286,13 @@ impl Shown {
     pub fn of(outcome: &Outcome) -> Option<Shown> {
         match outcome {
             Outcome::Completed(completed) => {
-                let mut lines = vec![format!(
-                    "y = {}",
-                    values_text(&completed.output.values, completed.output.elements())
-                )];
+                let mut lines = vec![
+                    format!("shape of y = {:?}", completed.output.shape),
+                    format!(
+                        "y = {}",
+                        values_text(&completed.output.values, completed.output.elements())
+                    ),
+                ];
                 if let Some(gradient) = &completed.gradient {
                     lines.push(format!(
                         "dsum(y)/dx = {}",
@@ -265,7 +302,7 @@ impl Shown {
                 Some(Shown::Printed(lines))
             }
             Outcome::Panicked(report) => Some(Shown::Panicked(report.message.clone())),
-            Outcome::Failed(_) => None,
+            Outcome::Failed(_) | Outcome::NotBuilt { .. } => None,
         }
     }
 }
@@ -336,6 +373,15 @@ fn cargo_toml(name: &str, scenario: &Scenario) -> String {
         }
         AutodiffDeclared::Absent | AutodiffDeclared::Listed => "",
     };
+    // burn-wgpu turns `fusion` on by default; the playground's toggle says whether it is on.
+    let (fusion_note, fusion_feature) = if scenario.fusion {
+        (
+            "# With `fusion`, as burn-wgpu's default features have it: `Cube` is `Fusion<CubeBackend>`.\n",
+            ", \"fusion\"",
+        )
+    } else {
+        ("", "")
+    };
     format!(
         "[package]\n\
          name = \"{name}\"\n\
@@ -347,7 +393,8 @@ fn cargo_toml(name: &str, scenario: &Scenario) -> String {
          # burn 0.22.1, the release whose generated routing the playground runs: custom ops\n\
          # (`extension`), the grad context (`autodiff`), WebGPU/Vulkan/Metal (`wgpu`) and the CPU\n\
          # (`flex`). The op is implemented for both backends, as in the playground.\n\
-         burn = {{ version = \"=0.22.1\", default-features = false, features = [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\"] }}\n\
+         {fusion_note}\
+         burn = {{ version = \"=0.22.1\", default-features = false, features = [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\"{fusion_feature}] }}\n\
          {kernel}{feature}"
     )
 }
@@ -400,11 +447,54 @@ fn input_literal(scenario: &Scenario) -> String {
     }
 }
 
+/// The type the concrete impls are for: burn's `Cube`, or with `Fusion` listed the CubeCL backend
+/// under fusion (the declare macro's `$cube`, as the engine's op module reads it).
+fn concrete_cube(declaration: Declaration) -> &'static str {
+    if declaration.fusion() == FusionForm::None {
+        "Cube"
+    } else {
+        "CubeBackend"
+    }
+}
+
+/// A function of the op's module source, with its doc comment, without its cfg attribute (the
+/// engine builds it only with fusion; the exported project only has it when it needs it).
+fn module_function(op: OpKind, name: &str) -> Option<String> {
+    let lines: Vec<&str> = sources(op).module.lines().collect();
+    let header = lines
+        .iter()
+        .position(|line| line.starts_with(&format!("fn {name}(")))?;
+    let first = (0..header)
+        .rev()
+        .take_while(|&index| lines[index].starts_with("///") || lines[index].starts_with("#["))
+        .last()
+        .unwrap_or(header);
+    let last = (header..lines.len()).find(|&index| lines[index] == "}")?;
+    Some(
+        lines[first..=last]
+            .iter()
+            .filter(|line| !line.starts_with("#[cfg("))
+            .map(|line| format!("{line}\n"))
+            .collect(),
+    )
+}
+
 /// The op's trait, its implementations, and its kernel or body.
 fn op_source(op: OpKind, declaration: Declaration) -> String {
     let sources = sources(op);
     let mut parts = vec![declaration_code(op, declaration)];
-    parts.push(without_bookkeeping(sources.concrete).trim_end().to_owned());
+    if declaration.fusion() == FusionForm::Meta
+        && let Some(meta) = module_function(op, "same_spec")
+    {
+        parts.push(meta.trim_end().to_owned());
+    }
+    let cube = concrete_cube(declaration);
+    parts.push(
+        without_bookkeeping(sources.concrete)
+            .replace(" for Cube {", &format!(" for {cube} {{"))
+            .trim_end()
+            .to_owned(),
+    );
     if declaration.autodiff() != AutodiffDeclared::Absent && !sources.autodiff_support.is_empty() {
         parts.push(gated_items(
             &autodiff_gate(declaration),
@@ -450,6 +540,7 @@ fn op_function(op: OpKind) -> &'static str {
 fn uses(op: OpKind, declaration: Declaration) -> String {
     let with_autodiff = declaration.autodiff() != AutodiffDeclared::Absent;
     let gate = autodiff_gate(declaration);
+    let under_fusion = concrete_cube(declaration) == "CubeBackend";
     let mut uses = String::new();
     match op {
         OpKind::Scale => {
@@ -463,12 +554,21 @@ fn uses(op: OpKind, declaration: Declaration) -> String {
                      }};\n"
                 ));
             }
-            uses.push_str(
+            // Laid out as rustfmt lays it out (the export test checks), with `Cube` or, for the
+            // impl under fusion, `wgpu::CubeBackend`.
+            uses.push_str(if under_fusion {
+                "use burn::backend::{\n    \
+                 Backend, Dispatch, Flex, TensorMetadata, backend_extension, cubecl::dtype_to_storage_type,\n    \
+                 ops::FloatTensorOps, tensor::FloatTensor, wgpu::CubeBackend,\n\
+                 };\n"
+            } else {
                 "use burn::backend::{\n    \
                  Backend, Cube, Dispatch, Flex, TensorMetadata, backend_extension,\n    \
                  cubecl::dtype_to_storage_type, ops::FloatTensorOps, tensor::FloatTensor,\n\
-                 };\n\
-                 use burn::tensor::{Device, Tensor, TensorData};\n\
+                 };\n"
+            });
+            uses.push_str(
+                "use burn::tensor::{Device, Tensor, TensorData};\n\
                  use burn_cubecl::{kernel::into_contiguous, tensor::CubeTensor};\n\
                  use cubecl::{CubeCount, CubeDim, prelude::InputScalar};\n",
             );
@@ -484,9 +584,17 @@ fn uses(op: OpKind, declaration: Declaration) -> String {
             } else {
                 "tensor::IntTensor"
             };
-            uses.push_str(&format!(
-                "use burn::backend::{{Backend, Cube, Dispatch, Flex, backend_extension, {tensor}}};\n"
-            ));
+            uses.push_str(&if under_fusion {
+                format!(
+                    "use burn::backend::{{\n    \
+                     Backend, Dispatch, Flex, backend_extension, {tensor}, wgpu::CubeBackend,\n\
+                     }};\n"
+                )
+            } else {
+                format!(
+                    "use burn::backend::{{Backend, Cube, Dispatch, Flex, backend_extension, {tensor}}};\n"
+                )
+            });
             uses.push_str(if op == OpKind::ShiftIds {
                 "use burn::tensor::{Device, Int, Tensor, TensorData};\n"
             } else {
@@ -582,6 +690,8 @@ fn main_fn(scenario: &Scenario) -> String {
          {device}{grad}{values}    {input}\n\
          {require_grad}\n\
          {fix_comment}    {call}\n    \
+         // Its shape first, as the page reads it: under `Fusion`, the one the method declares.\n    \
+         println!(\"shape of y = {{:?}}\", y.dims());\n    \
          println!(\"y = {{}}\", shown(y.to_data().iter::<{element}>().collect()));\n\
          {gradient}}}\n\n\
          /// Values as the playground shows them: each in Rust's shortest exact form, comma-separated,\n\
@@ -609,9 +719,12 @@ fn main_rs(scenario: &Scenario) -> String {
 
 fn title(scenario: &Scenario) -> String {
     format!(
-        "`{}` declared `#[backend_extension({})]`{}, called {}{}.",
+        "`{}` declared `#[backend_extension({})]`{}{}, called {}{}.",
         scenario.args.kind().name(),
         scenario.declaration.selectors(),
+        fusion_attribute(scenario.args.kind(), scenario.declaration.fusion())
+            .map(|attribute| format!(" with `{attribute}`"))
+            .unwrap_or_default(),
         match scenario.declaration.autodiff() {
             AutodiffDeclared::CfgOff => " with the feature off",
             AutodiffDeclared::CfgOn => " with the feature on",
@@ -627,7 +740,11 @@ fn title(scenario: &Scenario) -> String {
             Fix::Detach => ", on its input without autodiff (the no-grad fix)",
             Fix::Builtin => ", replaced by burn's builtin ops",
         }
-    )
+    ) + if scenario.fusion {
+        " burn is built with its `fusion` feature."
+    } else {
+        ""
+    }
 }
 
 /// The README: what the project is, and what the playground showed when it ran the scenario.

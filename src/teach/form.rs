@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use crate::model::catalog::FusionForm;
 use crate::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario,
 };
@@ -62,6 +63,8 @@ pub struct Form {
     pub train: TrainTexts,
     /// The training optimiser.
     pub optimizer: OptimizerChoice,
+    /// Whether burn is built with its `fusion` feature (the page then runs the fusion engine).
+    pub fusion: bool,
     /// The declaration the routing view compares with, if any.
     pub compare: Option<Declaration>,
     /// Whether the page is embedded (the compact layout for an iframe).
@@ -82,6 +85,7 @@ impl Default for Form {
             texts: OpKind::ALL.map(OpTexts::example),
             train: TrainTexts::default(),
             optimizer: OptimizerChoice::Adam,
+            fusion: false,
             compare: None,
             embed: false,
         }
@@ -126,6 +130,7 @@ impl Form {
             require_grad: self.require_grad,
             fix: self.fix,
             backend: self.backend,
+            fusion: self.fusion,
         }
     }
 
@@ -141,7 +146,15 @@ impl Form {
                 keys::DECLARES_AUTODIFF,
                 autodiff_name(self.declaration.autodiff()),
             )
-            .append_pair(keys::DECLARES_FLEX, yes_no(self.declaration.flex()))
+            .append_pair(keys::DECLARES_FLEX, yes_no(self.declaration.flex()));
+        // Written only when on, so links made without fusion read as they always did.
+        if self.fusion {
+            query.append_pair(keys::FUSION, "on").append_pair(
+                keys::DECLARES_FUSION,
+                fusion_name(self.declaration.fusion()),
+            );
+        }
+        query
             .append_pair(keys::GRAD, on_off(self.grad_context))
             .append_pair(keys::REQUIRE_GRAD, on_off(self.require_grad))
             .append_pair(keys::FIX, fix_name(self.fix))
@@ -224,6 +237,17 @@ impl Form {
                 notices.push(UrlNotice::new(key, problem));
             }
         }
+        // The `Fusion` selector needs burn's fusion: without it, the link's choice is dropped.
+        if !form.fusion && form.declaration.fusion() != FusionForm::None {
+            form.declaration = form
+                .declaration
+                .with_fusion(FusionForm::None)
+                .unwrap_or(Declaration::WITHOUT_AUTODIFF);
+            notices.push(UrlNotice::new(
+                keys::DECLARES_FUSION,
+                UrlProblem::NeedsFusion,
+            ));
+        }
         (form, notices)
     }
 
@@ -245,6 +269,17 @@ impl Form {
                 self.declaration = self
                     .declaration
                     .with_flex(flex)
+                    .ok_or(UrlProblem::BadValue)?;
+            }
+            keys::FUSION => self.fusion = parse_flag(value, "on", "off")?,
+            keys::DECLARES_FUSION => {
+                let fusion = FusionForm::ALL
+                    .into_iter()
+                    .find(|&form| fusion_name(form) == value)
+                    .ok_or(UrlProblem::BadValue)?;
+                self.declaration = self
+                    .declaration
+                    .with_fusion(fusion)
                     .ok_or(UrlProblem::BadValue)?;
             }
             keys::GRAD => self.grad_context = parse_flag(value, "on", "off")?,
@@ -318,6 +353,11 @@ pub mod keys {
     pub const DECLARES_AUTODIFF: &str = "declares_autodiff";
     /// `yes` or `no`: the `Flex` selector.
     pub const DECLARES_FLEX: &str = "declares_flex";
+    /// `on` or `off`: burn built with its `fusion` feature (written only when on).
+    pub const FUSION: &str = "fusion";
+    /// `no`, `shape`, `meta`, `default` or `wrong_shape`: the `Fusion` selector and its
+    /// method's `#[fusion(...)]` form (see [`fusion_name`]); only with `fusion=on`.
+    pub const DECLARES_FUSION: &str = "declares_fusion";
     /// `on` or `off`: the autodiff device.
     pub const GRAD: &str = "grad";
     /// `on` or `off`.
@@ -341,10 +381,12 @@ pub mod keys {
     /// The compact page for an iframe; written bare (`…&embed`).
     pub const EMBED: &str = "embed";
     /// Every key, in the order links are written.
-    pub const ALL: [&str; 14] = [
+    pub const ALL: [&str; 16] = [
         OP,
         DECLARES_AUTODIFF,
         DECLARES_FLEX,
+        FUSION,
+        DECLARES_FUSION,
         GRAD,
         REQUIRE_GRAD,
         FIX,
@@ -405,6 +447,17 @@ pub fn autodiff_name(autodiff: AutodiffDeclared) -> &'static str {
     }
 }
 
+/// The `Fusion` selector's form, in links.
+pub fn fusion_name(form: FusionForm) -> &'static str {
+    match form {
+        FusionForm::None => "no",
+        FusionForm::Shape => "shape",
+        FusionForm::Meta => "meta",
+        FusionForm::Default => "default",
+        FusionForm::WrongShape => "wrong_shape",
+    }
+}
+
 /// The fix's name in links.
 pub fn fix_name(fix: Fix) -> &'static str {
     match fix {
@@ -433,6 +486,8 @@ pub enum UrlProblem {
     Repeated,
     /// A value (or the whole query) over its size limit.
     TooLong,
+    /// The `Fusion` selector in a link that does not turn burn's fusion on.
+    NeedsFusion,
 }
 
 /// One ignored part of a link. `Display` is the sentence shown to the user.
@@ -473,6 +528,10 @@ impl fmt::Display for UrlNotice {
                 "“{key}” appears more than once in the link; the last one was used."
             ),
             UrlProblem::TooLong => write!(f, "Ignored {key}: it is too long to load from a link."),
+            UrlProblem::NeedsFusion => write!(
+                f,
+                "Ignored “{key}” in the link: the Fusion selector needs burn's fusion feature (fusion=on)."
+            ),
         }
     }
 }

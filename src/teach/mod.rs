@@ -7,6 +7,7 @@
 //!   page.
 //! - [`route_view`]: the arm of that code a run went through, from what the run observed.
 //! - [`diff`]: what one declaration's routing adds to another's, line by line and in words.
+//! - [`diagnostics`]: what rustc says about a declaration that does not build in an engine.
 //! - [`highlight`]: Rust syntax colouring for the code views.
 //! - [`explain`]: what a panic means, and the fixes for it.
 //! - [`present`]: numbers, paths and routes as the page words them.
@@ -15,6 +16,7 @@
 //! - [`export`]: the scenario as a Cargo project that reproduces it natively.
 //! - [`tour`]: the guided first visit's steps.
 
+pub mod diagnostics;
 pub mod diff;
 pub mod expanded;
 pub mod explain;

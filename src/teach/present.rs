@@ -1,6 +1,6 @@
 //! Turning outcomes into the words and numbers the page shows. Pure functions, tested natively.
 
-use crate::model::outcome::{Completed, ImplCall, PanicLocation, Phase, Route, Values};
+use crate::model::outcome::{Completed, ImplCall, PanicLocation, Phase, Route, Stage, Values};
 use crate::model::scenario::BackendChoice;
 
 /// Values shown before a list is cut short: all the engine sends.
@@ -105,6 +105,16 @@ pub fn impl_text(call: &ImplCall) -> String {
     let phase = match call.phase {
         Phase::Forward => "forward",
         Phase::Backward => "backward",
+        Phase::Deferred => match call.stage {
+            Stage::ReadBack => "deferred: queued earlier, it ran when the results were read back",
+            Stage::Reference => {
+                "deferred: queued earlier, it ran while the CPU reference was computed"
+            }
+            Stage::OptimizerStep => "deferred: queued earlier, it ran during the optimizer step",
+            Stage::Forward => "deferred: queued earlier, it ran during the forward pass",
+            Stage::Backward => "deferred: queued earlier, it ran during the backward pass",
+            Stage::CreateInput | Stage::RequireGrad => "deferred: queued earlier, it ran later",
+        },
     };
     format!("{}::{} ({phase})", call.implementor, call.op)
 }

@@ -6,7 +6,7 @@
 //! the outcome (the call, the context check, the `panic_fmt` that raised the message).
 
 use crate::model::outcome::Route;
-use crate::model::scenario::{BackendChoice, Declaration};
+use crate::model::scenario::{BackendChoice, Declaration, OpKind};
 use crate::teach::expanded::{RoutingPanic, panic_prefix};
 
 /// What a run observed, as far as the routing is concerned.
@@ -142,6 +142,35 @@ pub fn locate(
             }
         }
     }
+}
+
+/// The part of the generated `Fusion<B>` impl that a run went through when a queued kernel of
+/// `op` ran (an implementation recorded itself as deferred): the impl, its line that registers
+/// the op with fusion's queue, and the line of the closure the queue later runs that calls the
+/// inner backend's implementation. `None` when `source` has no such impl (a declaration without
+/// `Fusion`, or `#[fusion(default)]`, whose impl calls the trait's default body instead).
+pub fn locate_queued(source: &str, op: OpKind) -> Option<Highlight> {
+    let lines: Vec<&str> = source.lines().collect();
+    let header = lines
+        .iter()
+        .position(|line| line.contains("for burn::backend::fusion::Fusion<B>"))?;
+    let start = (0..=header)
+        .rev()
+        .find(|&index| lines[index].trim_start().starts_with("impl<"))?;
+    let end = block_end(&lines, start)?;
+    let find = |needle: &str| (start..=end).find(|&index| lines[index].contains(needle));
+    let call = find(&format!(
+        "let __output = <B as {}>::{}(",
+        op.trait_name(),
+        op.name()
+    ))?;
+    let register = find(".register(")?;
+    let mut focus = vec![call, register];
+    focus.sort_unstable();
+    Some(Highlight {
+        arm: (start, end),
+        focus,
+    })
 }
 
 /// The outer match arm for the backend's tag: burn's macro numbers the concrete selectors in

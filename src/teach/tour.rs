@@ -1,4 +1,4 @@
-//! The guided first visit: five steps, each pointing at the real control it is about and doing
+//! The guided first visit: six steps, each pointing at the real control it is about and doing
 //! its action with the visitor (the page then runs the scenario, as after any edit).
 
 use crate::model::scenario::{AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind};
@@ -17,6 +17,9 @@ pub enum TourAction {
     BackToPanic,
     /// Start training.
     Train,
+    /// Point at burn's `fusion` switch. Switching it reloads the page with the other engine, so
+    /// the step shows the control and leaves the choice to the visitor.
+    ShowFusion,
 }
 
 impl TourAction {
@@ -42,7 +45,7 @@ impl TourAction {
                 form.grad_context = false;
             }
             TourAction::BackToPanic => form.grad_context = true,
-            TourAction::Train => {}
+            TourAction::Train | TourAction::ShowFusion => {}
         }
     }
 }
@@ -61,7 +64,7 @@ pub struct TourStep {
 }
 
 /// The tour, in order.
-pub const TOUR: [TourStep; 5] = [
+pub const TOUR: [TourStep; 6] = [
     TourStep {
         title: "The panic",
         text: "An int op declared without Autodiff, called on an autodiff device as in a training loop. burn's generated routing panics: this is its real message, caught in the engine's worker and explained.",
@@ -91,5 +94,11 @@ pub const TOUR: [TourStep; 5] = [
         text: "Where it matters: a small model with the op inside, trained by burn's optimiser beside its builtin twin. Without Autodiff it panics at step 1; with a fix it trains, and the page reads from the run which parameters got a gradient and what the losses did.",
         target: "section.training",
         action: TourAction::Train,
+    },
+    TourStep {
+        title: "Fusion",
+        text: "burn-wgpu turns on burn's fusion feature by default: Cube is then Fusion<CubeBackend>, which queues ops and runs them later, fused. This switch reloads the page with the engine built that way. There an op lists the Fusion selector, with a #[fusion(...)] on its method, and the page shows when its kernel actually ran, or what rustc says of a declaration that no longer compiles.",
+        target: "#fusion-choice",
+        action: TourAction::ShowFusion,
     },
 ];

@@ -58,7 +58,13 @@ pub fn EngineBanner() -> impl IntoView {
                 data-spare=move || format!("{:?}", playground.spare.get()).to_lowercase()
                 data-adapter=name
             >
-                "Engine ready on WebGPU: " <strong>{adapter}</strong> "."
+                // Which engine the loader fetched: the one built with burn's fusion, or not.
+                {if super::engine_shell::fusion_engine() {
+                    "Engine (burn built with fusion) ready on WebGPU: "
+                } else {
+                    "Engine ready on WebGPU: "
+                }}
+                <strong>{adapter}</strong> "."
                 {note.map(|note| view! { " " <span class="banner-note">{note}</span> })}
             </p>
             }

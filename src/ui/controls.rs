@@ -9,7 +9,9 @@ use leptos::prelude::*;
 
 use super::state::{Change, use_playground};
 use super::url;
+use crate::model::catalog::FusionForm;
 use crate::model::scenario::{AutodiffDeclared, BackendChoice, Fix, OpKind};
+use crate::teach::export::fusion_attribute;
 use crate::teach::form::Form;
 use crate::teach::input::{ArgsError, Field};
 
@@ -35,6 +37,16 @@ fn autodiff_label(autodiff: AutodiffDeclared) -> AnyView {
             "The same, built with " <code>"--features autodiff"</code>
         }
         .into_any(),
+    }
+}
+
+fn fusion_label(fusion: FusionForm) -> &'static str {
+    match fusion {
+        FusionForm::None => "Not listed",
+        FusionForm::Shape => "Listed: #[fusion(dtype = x, shape = x)]",
+        FusionForm::Meta => "Listed: #[fusion(meta = …)], a function gives the output's spec",
+        FusionForm::Default => "Listed: #[fusion(default)], the trait's default body",
+        FusionForm::WrongShape => "Listed: #[fusion(shape = …)] with the wrong shape (flattened)",
     }
 }
 
@@ -109,6 +121,26 @@ pub fn Controls() -> impl IntoView {
                     // One flex item, so the inline code stays in the sentence.
                     <span class="choice-text"><span>{autodiff_label(autodiff)}</span></span>
                 </label>
+            }
+        })
+        .collect_view();
+
+    // The `Fusion` selector's forms: only with burn's fusion on, and only those the catalog has
+    // with the declaration's other choices.
+    let fusion_options = FusionForm::ALL
+        .into_iter()
+        .map(|fusion| {
+            let available = move || {
+                form.with(|form| form.fusion && form.declaration.with_fusion(fusion).is_some())
+            };
+            view! {
+                <option
+                    value=crate::teach::form::fusion_name(fusion)
+                    selected=move || form.with(|form| form.declaration.fusion() == fusion)
+                    disabled=move || !available() && fusion != FusionForm::None
+                >
+                    {fusion_label(fusion)}
+                </option>
             }
         })
         .collect_view();
@@ -192,8 +224,63 @@ pub fn Controls() -> impl IntoView {
                     />
                     <span>"Op declares the " <code>"Flex"</code> " selector (the CPU backend)"</span>
                 </label>
+                <label class="switch" id="fusion-choice">
+                    <input
+                        type="checkbox"
+                        id="burn-fusion"
+                        prop:checked=move || form.with(|form| form.fusion)
+                        on:change=move |event| {
+                            // Another build of burn is another engine: the page reloads with it.
+                            let on = event_target_checked(&event);
+                            let mut next = form.get_untracked();
+                            next.fusion = on;
+                            if !on {
+                                next.declaration = next
+                                    .declaration
+                                    .with_fusion(FusionForm::None)
+                                    .unwrap_or(next.declaration);
+                            }
+                            url::reload_with(&next);
+                        }
+                    />
+                    <span>
+                        "burn built with its " <code>"fusion"</code>
+                        " feature (on in burn-wgpu's defaults; switching loads that engine)"
+                    </span>
+                </label>
+                <div class="select-field">
+                    <label for="declares-fusion">"The " <code>"Fusion"</code> " selector"</label>
+                    <select
+                        id="declares-fusion"
+                        prop:disabled=move || !form.with(|form| form.fusion)
+                        aria-describedby="declares-fusion-note"
+                        on:change=move |event| {
+                            let value = event_target_value(&event);
+                            if let Some(fusion) = FusionForm::ALL
+                                .into_iter()
+                                .find(|&fusion| crate::teach::form::fusion_name(fusion) == value)
+                            {
+                                edit(Change::Toggle, Box::new(move |form| {
+                                    form.declaration = form.declaration.with_fusion(fusion).unwrap_or(form.declaration);
+                                }));
+                            }
+                        }
+                    >
+                        {fusion_options}
+                    </select>
+                    <p class="note" id="declares-fusion-note">{move || if form.with(|form| form.fusion) {
+                        "Listed with Autodiff and Flex (one form also without Autodiff): the method's #[fusion(...)] tells fusion the output's dtype and shape."
+                    } else {
+                        "Needs burn's fusion feature, above."
+                    }}</p>
+                </div>
                 <pre class="snippet" aria-label="The op's declaration"><code>{move || {
-                    form.with(|form| format!("#[backend_extension({})]", form.declaration.selectors()))
+                    form.with(|form| {
+                        let attribute = fusion_attribute(form.op, form.declaration.fusion())
+                            .map(|attribute| format!("\n    {attribute}\n    fn {}(…)", form.op.name()))
+                            .unwrap_or_default();
+                        format!("#[backend_extension({})]{attribute}", form.declaration.selectors())
+                    })
                 }}</code></pre>
             </fieldset>
 

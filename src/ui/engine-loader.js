@@ -3,10 +3,14 @@
 // picks the compiled module up from `globalThis.playgroundEngine` (see src/ui/engine_loader.rs),
 // and hands it to every engine worker it starts. Once the engine is compiled, it registers the
 // service worker that keeps the build for the next visit (src/ui/sw.js).
-const ENGINE_URL = 'engine-worker_bg.wasm';
-// The engine wasm's sizes in bytes — raw, gzip -9, brotli 11 — written by
+// Two engines: burn as the playground builds it, and burn with its `fusion` feature (the
+// default most burn users run), fetched only when the page was opened with fusion on.
+const FUSION = new URLSearchParams(location.search).get('fusion') === 'on';
+const ENGINE_URL = FUSION ? 'engine-worker-fusion_bg.wasm' : 'engine-worker_bg.wasm';
+// Each engine wasm's sizes in bytes — raw, gzip -9, brotli 11 — written by
 // scripts/write-build-manifest.mjs into a release build (null in a development build).
 const ENGINE_SIZES = null;
+const SIZES = ENGINE_SIZES?.[ENGINE_URL] ?? null;
 
 function load() {
   // `received` counts the engine's bytes as the body yields them (decompressed); `fraction` is
@@ -19,11 +23,11 @@ function load() {
     if (!response.ok) throw new Error(`${ENGINE_URL}: HTTP ${response.status}`);
     const encoding = response.headers.get('content-encoding');
     const length = Number(response.headers.get('content-length')) || null;
-    const raw = ENGINE_SIZES?.raw ?? (encoding ? null : length);
+    const raw = SIZES?.raw ?? (encoding ? null : length);
     // With a content encoding, Content-Length counts the compressed bytes (what crosses the
     // network) while the body yields decompressed ones: the fraction of the raw size read so far
     // is the fraction of the transfer done.
-    state.total = encoding ? (length ?? ENGINE_SIZES?.[encoding === 'br' ? 'br' : 'gzip'] ?? null) : raw;
+    state.total = encoding ? (length ?? SIZES?.[encoding === 'br' ? 'br' : 'gzip'] ?? null) : raw;
     // The response itself goes to compileStreaming (so the browser may cache its compiled code);
     // a clone is read to count.
     const reader = response.clone().body.getReader();
@@ -44,6 +48,7 @@ function load() {
 }
 
 globalThis.playgroundEngine = {
+  fusion: FUSION,
   current: load(),
   /** Starts a new download (after a failed one). */
   retry() {

@@ -10,7 +10,8 @@ use leptos::prelude::{Set, WriteSignal};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// The engine's wasm, as the build names it.
+/// The engine's wasm, as the build names it (the loader script, when present, also picks the
+/// fusion engine).
 const ENGINE_WASM_URL: &str = "engine-worker_bg.wasm";
 /// How often the download progress is read, in milliseconds.
 const PROGRESS_INTERVAL_MS: u32 = 100;

@@ -30,6 +30,17 @@ use crate::model::training::{LossPoint, TrainRequest};
 
 /// The worker's module script (copied to `dist/` by trunk).
 const BOOTSTRAP_URL: &str = "engine-bootstrap.js";
+/// The bootstrap of the engine built with burn's `fusion` feature.
+const FUSION_BOOTSTRAP_URL: &str = "engine-bootstrap-fusion.js";
+
+/// Whether the page runs the fusion engine (the loader decided from the link it was opened with).
+pub fn fusion_engine() -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &"playgroundEngine".into())
+        .and_then(|loader| js_sys::Reflect::get(&loader, &"fusion".into()))
+        .ok()
+        .and_then(|fusion| fusion.as_bool())
+        .unwrap_or(false)
+}
 
 /// A reply, and the scenario as it was sent (for scenario runs).
 type Answer = (Reply, Option<Scenario>);
@@ -241,7 +252,12 @@ impl EngineClient {
     fn spawn(&self, id: WorkerId) -> Result<Spawned, String> {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(BOOTSTRAP_URL, &options)
+        let bootstrap = if fusion_engine() {
+            FUSION_BOOTSTRAP_URL
+        } else {
+            BOOTSTRAP_URL
+        };
+        let worker = Worker::new_with_options(bootstrap, &options)
             .map_err(|error| format!("The engine worker could not start: {error:?}"))?;
         let weak = self.weak();
         let on_message = {

@@ -3,11 +3,14 @@
 
 use leptos::prelude::*;
 
-use super::state::{LastRun, use_playground};
+use super::state::{Change, LastRun, use_playground};
 use crate::client::machine::Reply;
+use crate::model::catalog::FusionForm;
 use crate::model::outcome::{Completed, Outcome, PanicReport};
+use crate::model::scenario::{Declaration, OpKind};
+use crate::teach::diagnostics::{fusion_diagnostic, list_fusion_fix};
 use crate::teach::explain::{FixContext, PanicKind, fixes};
-use crate::teach::export::{CallSite, input_code};
+use crate::teach::export::{CallSite, fusion_attribute, input_code};
 use crate::teach::present::{
     backend_text, impl_text, missing_gradient_reason, panic_location_text, route_explanation,
     route_title, shape_text, values_text,
@@ -80,6 +83,10 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
             };
             view! { <PanicCard report context worker_survived/> }.into_any()
         }
+        Reply::Outcome(Outcome::NotBuilt { fusion }) => view! {
+            <NotBuiltCard op=scenario.args.kind() declaration=scenario.declaration fusion/>
+        }
+        .into_any(),
         Reply::Outcome(Outcome::Failed(message)) | Reply::Failed(message) => view! {
             <article class="card card-failed" data-outcome="failed">
                 <h2>"The run did not finish"</h2>
@@ -222,6 +229,15 @@ pub fn PanicCard(
             }
         })
     };
+    // What recorded itself before the panic: under fusion, whether the queued kernel had run.
+    let ran_before = (!report.impls.is_empty()).then(|| {
+        view! {
+            <h3>"Implementations that ran before the panic"</h3>
+            <ol class="impls" data-testid="panic-impls">
+                {report.impls.iter().map(|call| view! { <li><code>{impl_text(call)}</code></li> }).collect_view()}
+            </ol>
+        }
+    });
     view! {
         <article class="card card-panic" data-outcome="panicked" role="alert">
             <h2 data-testid="panic-heading">{match report.backend {
@@ -242,7 +258,41 @@ pub fn PanicCard(
             <h3>"What it means"</h3>
             <p data-testid="panic-meaning">{kind.meaning()}</p>
             {kind.surprise().map(|surprise| view! { <p class="surprise" data-testid="panic-surprise">{surprise}</p> })}
+            {ran_before}
             {fix_list}
+        </article>
+    }
+}
+
+/// A declaration that does not build in this engine: nothing ran; what rustc says about it (a
+/// real rustc run, captured by the tests), and the way back to a declaration that builds.
+#[component]
+pub fn NotBuiltCard(op: OpKind, declaration: Declaration, fusion: bool) -> impl IntoView {
+    let playground = use_playground();
+    let diagnostic = fusion.then(|| fusion_diagnostic(op, declaration)).flatten();
+    let with_fusion = list_fusion_fix(op, declaration);
+    let attribute = fusion_attribute(op, FusionForm::Shape).unwrap_or_default();
+    view! {
+        <article class="card card-failed" data-outcome="not-built">
+            <h2>"This declaration does not compile"</h2>
+            <p data-testid="not-built">{format!(
+                "With burn built {} its fusion feature, `{}` declared #[backend_extension({})] does not build, so nothing ran. rustc says:",
+                if fusion { "with" } else { "without" },
+                op.name(),
+                declaration.selectors()
+            )}</p>
+            <pre class="snippet" tabindex="0" data-testid="rustc-diagnostic"><code>{diagnostic.unwrap_or("(no diagnostic was captured for this declaration)")}</code></pre>
+            {with_fusion.map(|listed| view! {
+                <div class="fix" data-fix="List Fusion">
+                    <button type="button" class="fix-button" on:click=move |_| {
+                        playground.edit(Change::Toggle, move |form| form.declaration = listed);
+                    }>"List Fusion"</button>
+                    <p class="note">{format!(
+                        "Declare #[backend_extension({})] with {attribute} on the method, and implement the op for CubeBackend, the backend under fusion: the macro then generates the Fusion<B> impl.",
+                        listed.selectors()
+                    )}</p>
+                </div>
+            })}
         </article>
     }
 }

@@ -8,25 +8,32 @@ use leptos::html::Pre;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::state::{Change, use_playground};
+use super::state::{Change, Playground, use_playground};
 use crate::client::machine::Reply;
-use crate::model::outcome::Outcome;
+use crate::model::outcome::{Outcome, Phase};
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::diff::routing_diff;
 use crate::teach::expanded;
 use crate::teach::form::declaration_label;
 use crate::teach::highlight;
-use crate::teach::route_view::{Highlight, Observed, locate};
+use crate::teach::route_view::{Highlight, Observed, locate, locate_queued};
 
 /// What the code box shows: an op's expansion under a declaration, maybe diffed against
 /// another's.
 type CodeKey = (OpKind, Declaration, Option<Declaration>);
 
-/// What the code box shows, and the marks on it.
+/// What the code box shows, and the marks on it: the routing arm, and the `Fusion<B>` impl's
+/// queueing when a queued kernel ran.
 struct Shown {
     key: CodeKey,
     marks: Option<Highlight>,
+    queued: Option<Highlight>,
 }
+
+/// How a highlight marks its lines: the attribute on the arm's lines, the test id of its
+/// deciding lines.
+const ROUTING_MARKS: (&str, &str) = ("data-arm", "routing-focus");
+const QUEUED_MARKS: (&str, &str) = ("data-queued", "queued-focus");
 
 /// A `<code>` element holding the highlighted expansion of `op` under `declaration`, or its diff
 /// against `compared`'s.
@@ -88,6 +95,29 @@ pub fn RoutingView() -> impl IntoView {
             locate(source, declaration, run.scenario.backend, observed)
         })
     });
+    // Under burn's fusion, the `Fusion<B>` impl's part that ran: marked when an implementation
+    // recorded itself as a deferred call, i.e. the queue the impl registered the op with ran it.
+    let queued = Memo::new(move |_| -> Option<Highlight> {
+        let (op, declaration) = (op.get(), declaration.get());
+        playground.last_run.with(|run| {
+            let run = run.as_ref()?;
+            if run.scenario.args.kind() != op || run.scenario.declaration != declaration {
+                return None;
+            }
+            let impls = match &run.reply {
+                Reply::Outcome(Outcome::Completed(completed)) => &completed.impls,
+                Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
+                    &report.impls
+                }
+                _ => return None,
+            };
+            impls
+                .iter()
+                .any(|call| call.phase == Phase::Deferred && call.op == op.name())
+                .then(|| locate_queued(expanded::source(op, declaration)?, op))
+                .flatten()
+        })
+    });
     let code_box = NodeRef::<Pre>::new();
 
     // The code box shows one `<code>` element per op and declaration, each built once (see
@@ -99,13 +129,18 @@ pub fn RoutingView() -> impl IntoView {
     Effect::new(move |previous: Option<Option<Shown>>| {
         let key = (op.get(), declaration.get(), compared.get());
         let marks = highlight.get();
+        let queued = queued.get();
         let code_box = code_box.get()?;
         let previous = previous.flatten();
-        if let Some(marks) = previous
-            .as_ref()
-            .and_then(|previous| previous.marks.as_ref())
-        {
-            clear_marks(&code_box, marks);
+        if let Some(previous) = &previous {
+            for (marks, kind) in [
+                (&previous.marks, ROUTING_MARKS),
+                (&previous.queued, QUEUED_MARKS),
+            ] {
+                if let Some(marks) = marks {
+                    clear_marks(&code_box, marks, kind);
+                }
+            }
         }
         if previous.as_ref().map(|previous| previous.key) != Some(key) {
             let code = match built.get(&key) {
@@ -119,8 +154,11 @@ pub fn RoutingView() -> impl IntoView {
             code_box.set_text_content(None);
             code_box.append_child(&code).ok()?;
         }
+        if let Some(queued) = &queued {
+            set_marks(&code_box, queued, QUEUED_MARKS);
+        }
         if let Some(marks) = &marks {
-            set_marks(&code_box, marks);
+            set_marks(&code_box, marks, ROUTING_MARKS);
         }
         let first_focus = marks
             .as_ref()
@@ -128,7 +166,7 @@ pub fn RoutingView() -> impl IntoView {
         if let Some(line) = first_focus.and_then(|index| line_element(&code_box, index)) {
             scroll_to_middle(&code_box, &line);
         }
-        Some(Shown { key, marks })
+        Some(Shown { key, marks, queued })
     });
 
     view! {
@@ -139,18 +177,7 @@ pub fn RoutingView() -> impl IntoView {
                 " generates for " <code>{move || op.get().name()}</code>
                 ": the " <code>"impl … for burn::backend::Dispatch"</code>
                 " as rustc expands it (" <code>"-Zunpretty=expanded"</code> ", formatted with rustfmt). "
-                {move || if highlight.get().is_some() {
-                    "The arm the last run went through is highlighted; its deciding lines are marked."
-                } else {
-                    playground.last_run.with(|run| match run {
-                        Some(run) if run.scenario.args.kind() == op.get() && run.scenario.declaration == declaration.get() => match &run.reply {
-                            Reply::Outcome(Outcome::Completed(_)) => "The last run did not call the custom op (the builtin fix), so it went through no arm of this code.",
-                            Reply::Outcome(Outcome::Panicked(_)) | Reply::WorkerPanicked(_) => "The last run panicked before it reached this code.",
-                            _ => "The last run did not finish.",
-                        },
-                        _ => "Run the scenario to see the arm it goes through.",
-                    })
-                }}
+                {move || routing_note(playground, highlight.get().is_some(), queued.get().is_some(), op.get(), declaration.get())}
             </p>
             <div class="compare-row">
                 <label for="compare">"Compare with"</label>
@@ -186,6 +213,43 @@ pub fn RoutingView() -> impl IntoView {
     }
 }
 
+/// What the note above the code says the marks show, read from the last run: whether an arm was
+/// located, whether the `Fusion<B>` impl's queueing is marked, and where a panic came from.
+fn routing_note(
+    playground: Playground,
+    arm: bool,
+    queued: bool,
+    op: OpKind,
+    declaration: Declaration,
+) -> String {
+    let queued_note = if queued {
+        " In the impl for Fusion<B> further down, the line that queued the op and the call its queue ran later are marked."
+    } else {
+        ""
+    };
+    if arm {
+        return format!(
+            "The arm the last run went through is highlighted; its deciding lines are marked.{queued_note}"
+        );
+    }
+    playground.last_run.with(|run| match run {
+        Some(run) if run.scenario.args.kind() == op && run.scenario.declaration == declaration => match &run.reply {
+            Reply::Outcome(Outcome::Completed(_)) => "The last run did not call the custom op (the builtin fix), so it went through no arm of this code.".to_owned(),
+            Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
+                if report.routing_tensor.is_some() {
+                    // The op's `call` handed its tensor to the routing, and the panic's message
+                    // is none of the routing's own.
+                    format!("The last run called this code, and its panic is not one the routing raises (the card says where it came from), so no arm is marked.{queued_note}")
+                } else {
+                    "The last run panicked before it reached this code.".to_owned()
+                }
+            }
+            _ => "The last run did not finish.".to_owned(),
+        },
+        _ => "Run the scenario to see the arm it goes through.".to_owned(),
+    })
+}
+
 /// Line `index` of the code box.
 fn line_element(code_box: &web_sys::HtmlElement, index: usize) -> Option<web_sys::HtmlElement> {
     let line = code_box
@@ -194,29 +258,33 @@ fn line_element(code_box: &web_sys::HtmlElement, index: usize) -> Option<web_sys
     line.dyn_into().ok()
 }
 
-/// Marks the lines of `marks`: the arm's lines get `line-arm` and `data-arm`, its deciding lines
-/// `line-focus` and `data-testid="routing-focus"`.
-fn set_marks(code_box: &web_sys::HtmlElement, marks: &Highlight) {
+/// Marks the lines of `marks`: the arm's lines get `line-arm` and the attribute `kind.0`, its
+/// deciding lines `line-focus` and the test id `kind.1`.
+fn set_marks(
+    code_box: &web_sys::HtmlElement,
+    marks: &Highlight,
+    (attribute, test_id): (&str, &str),
+) {
     for index in marks.arm.0..=marks.arm.1 {
         if let Some(line) = line_element(code_box, index) {
             line.set_class_name("line line-arm");
-            let _ = line.set_attribute("data-arm", "true");
+            let _ = line.set_attribute(attribute, "true");
         }
     }
     for &index in &marks.focus {
         if let Some(line) = line_element(code_box, index) {
             line.set_class_name("line line-focus");
-            let _ = line.set_attribute("data-testid", "routing-focus");
+            let _ = line.set_attribute("data-testid", test_id);
         }
     }
 }
 
 /// Takes the marks [`set_marks`] put on the lines of `marks` off again.
-fn clear_marks(code_box: &web_sys::HtmlElement, marks: &Highlight) {
+fn clear_marks(code_box: &web_sys::HtmlElement, marks: &Highlight, (attribute, _): (&str, &str)) {
     for index in (marks.arm.0..=marks.arm.1).chain(marks.focus.iter().copied()) {
         if let Some(line) = line_element(code_box, index) {
             line.set_class_name("line");
-            let _ = line.remove_attribute("data-arm");
+            let _ = line.remove_attribute(attribute);
             let _ = line.remove_attribute("data-testid");
         }
     }

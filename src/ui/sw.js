@@ -9,8 +9,12 @@
 //
 // Where the host does not compress (a plain static host), the precompressed `.gz` copy dist/
 // ships is fetched and decompressed here: the bytes that cross the network are the gzip ones.
+// Where it does, installing revalidates what the first visit already downloaded (a 304, no body).
+// The fusion engine is kept once a visit has used it, not at install: a visitor who never turns
+// fusion on never downloads it.
 const BUILD = null;
 const CACHE = `playground-${BUILD?.id}`;
+const LAZY = /^engine-(worker|bootstrap)-fusion/;
 const TYPES = {
   wasm: 'application/wasm',
   js: 'text/javascript',
@@ -23,9 +27,9 @@ const TYPES = {
 /** A file of the build from the network: its gzip copy, decompressed, when the host sends it uncompressed. */
 async function download(name) {
   const url = new URL(name, self.registration.scope);
-  const head = await fetch(url, { method: 'HEAD', cache: 'no-store' });
+  const head = await fetch(url, { method: 'HEAD', cache: 'no-cache' });
   if (!head.headers.get('content-encoding') && BUILD.files[name].gzip < BUILD.files[name].raw) {
-    const packed = await fetch(`${url}.gz`, { cache: 'no-store' });
+    const packed = await fetch(`${url}.gz`, { cache: 'no-cache' });
     if (packed.ok && packed.body) {
       const type = TYPES[name.split('.').pop()] ?? 'application/octet-stream';
       // A host that labels the .gz file with its encoding has it decoded by the browser already.
@@ -35,14 +39,14 @@ async function download(name) {
       return new Response(body, { headers: { 'content-type': type } });
     }
   }
-  return fetch(url, { cache: 'no-store' });
+  return fetch(url, { cache: 'no-cache' });
 }
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      for (const name of Object.keys(BUILD.files)) {
+      for (const name of Object.keys(BUILD.files).filter((name) => !LAZY.test(name))) {
         const response = await download(name);
         if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
         await cache.put(new URL(name, self.registration.scope), response);
@@ -71,6 +75,15 @@ self.addEventListener('fetch', (event) => {
   if (event.request.mode === 'navigate' && (name === '' || name === 'index.html')) name = 'index.html';
   if (!(name in BUILD.files)) return;
   event.respondWith(
-    (async () => (await caches.match(new URL(name, scope), { cacheName: CACHE })) ?? fetch(event.request))(),
+    (async () => {
+      const key = new URL(name, scope);
+      const kept = await caches.match(key, { cacheName: CACHE });
+      if (kept) return kept;
+      if (!LAZY.test(name)) return fetch(event.request);
+      // The fusion engine, first used now: kept for the next visit.
+      const response = await download(name);
+      if (response.ok) await (await caches.open(CACHE)).put(key, response.clone());
+      return response;
+    })(),
   );
 });

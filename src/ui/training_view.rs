@@ -269,6 +269,12 @@ fn training_view(state: Training, training: RwSignal<Training>) -> AnyView {
                     let step = report.training_step.unwrap_or(0);
                     panicked(heading.into_any(), request, step, report, false, training)
                 }
+                Reply::Trained(TrainOutcome::NotBuilt { fusion }) => view! {
+                    {heading}
+                    <p class="run-status" data-testid="train-status" data-state="not-built">"Nothing trained: the op's declaration does not build in this engine."</p>
+                    <super::outcome_view::NotBuiltCard op=request.op declaration=request.declaration fusion/>
+                }
+                .into_any(),
                 Reply::Trained(TrainOutcome::Failed(reason)) | Reply::Failed(reason) => view! {
                     {heading}
                     <p class="failure-message" data-testid="train-status" data-state="failed">{reason}</p>

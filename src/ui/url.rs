@@ -65,3 +65,11 @@ pub fn link_to(form: &Form, embed: bool) -> String {
     form.embed = embed;
     format!("{}?{}", page_address().unwrap_or_default(), form.to_query())
 }
+
+/// Loads the page again for `form`: another build of burn (fusion on or off) is another engine,
+/// which the page picks when it loads.
+pub fn reload_with(form: &Form) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(&link_to(form, form.embed));
+    }
+}

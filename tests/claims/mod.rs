@@ -12,6 +12,7 @@
 
 #![allow(dead_code)]
 
+use burn_extension_playground::model::catalog::FusionForm;
 use burn_extension_playground::model::outcome::{
     Completed, ImplCall, Outcome, PanicReport, Phase, Route, Stage, Values,
 };
@@ -21,6 +22,7 @@ use burn_extension_playground::model::scenario::{
 use burn_extension_playground::model::training::{
     HIDDEN, LEAKY_SLOPE, SCALE_FACTOR, SHIFT, TrainEnd, TrainOutcome, TrainReport, TrainRequest,
 };
+use burn_extension_playground::teach::diagnostics::list_fusion_fix;
 use burn_extension_playground::teach::explain::{
     FixAction, FixContext, FixOffer, PanicKind, fixes,
 };
@@ -59,12 +61,14 @@ pub fn check_sentence(sentence: &str, rules: &[Rule]) -> Result<(), Failed> {
     }
 }
 
-/// The implementation type the run on `backend` records for a concrete implementation.
-fn concrete_type(backend: &str) -> &'static str {
+/// Whether `implementor` is a concrete implementation for the routing tensor's `backend`: Flex, or
+/// for Cube the CubeCL backend — itself, or under burn's fusion `Fusion<CubeBackend>` (the impl
+/// fusion's generated code reaches, or the default body serving it).
+fn is_concrete(implementor: &str, backend: &str) -> bool {
     if backend == "Flex" {
-        "Flex"
+        implementor == "Flex"
     } else {
-        "CubeBackend"
+        implementor == "CubeBackend" || implementor == "Fusion<CubeBackend>"
     }
 }
 
@@ -109,7 +113,7 @@ fn check_completed(scenario: &Scenario, completed: &Completed) -> Result<(), Fai
     let int = matches!(completed.output.values, Values::Int(_));
     let only_concrete = !completed.impls.is_empty()
         && completed.impls.iter().all(|call| {
-            routing.is_some_and(|tensor| call.implementor == concrete_type(&tensor.backend))
+            routing.is_some_and(|tensor| is_concrete(&call.implementor, &tensor.backend))
         });
     let not_called = completed.impls.is_empty() && routing.is_none();
     let title = route_title(completed.route);
@@ -273,6 +277,38 @@ fn check_meaning(
             report.impls.is_empty() && routing.is_none(),
         ),
         ("burn raised this panic while the scenario ran.".into(), true),
+        (
+            "Under Fusion the op is queued".into(),
+            declaration.fusion() != FusionForm::None && backend == "Cube",
+        ),
+        (
+            "here the input flattened to one dimension".into(),
+            declaration.fusion() == FusionForm::WrongShape,
+        ),
+        (
+            "Reading the output back".into(),
+            report.stage == Some(Stage::ReadBack),
+        ),
+        (
+            "In the model's forward pass, the next op took its input's dimensions from that declared shape".into(),
+            report.stage == Some(Stage::Forward) && report.training_step.is_some(),
+        ),
+        (
+            "before the queued kernel had run".into(),
+            !report.impls.iter().any(|call| call.implementor == "CubeBackend"),
+        ),
+        (
+            "after the queued kernel had run".into(),
+            report.impls.iter().any(|call| call.implementor == "CubeBackend"),
+        ),
+        (
+            "the error surfaces later, where the output is first used".into(),
+            // A single run first uses the output reading it back; a model, in its next op.
+            report.stage == Some(Stage::ReadBack)
+                || (report.stage == Some(Stage::Forward)
+                    && report.training_step.is_some()
+                    && report.routing_tensor.is_some()),
+        ),
         ("This is not the “Autodiff not supported…” message".into(), !refused),
         (
             "a float op's wrapped input fails the backend match first".into(),
@@ -385,6 +421,10 @@ pub fn check_fix_description(
             (
                 "Create the input on an autodiff device",
                 fixed.input_on_autodiff(),
+            ),
+            (
+                "Fusion then records the shape the kernel writes, and what uses the output finds it",
+                ran && impls.iter().any(|call| call.implementor == "CubeBackend"),
             ),
             (
                 "Without a graph there is no gradient to keep.",
@@ -581,6 +621,24 @@ pub fn check_single(
                 check_fix_code(offer, &before, &export(&fixed_scenario, None))?;
             }
             Ok(())
+        }
+        // The card's sentence is the outcome itself; its fix must reach a line that builds and
+        // runs the op.
+        Outcome::NotBuilt { .. } => {
+            let Some(fixed) = list_fusion_fix(scenario.args.kind(), scenario.declaration) else {
+                return Ok(());
+            };
+            let mut fixed_form = form.clone();
+            fixed_form.declaration = fixed;
+            let fixed_scenario = fixed_form
+                .scenario()
+                .map_err(|_| "the fixed form does not parse")?;
+            match run(&fixed_scenario) {
+                Outcome::NotBuilt { .. } => {
+                    Err(format!("the fix's line {fixed:?} does not build either").into())
+                }
+                _ => Ok(()),
+            }
         }
         Outcome::Failed(reason) => Err(format!("the run failed: {reason}").into()),
     }

@@ -36,8 +36,11 @@ pub mod trace {
     }
 }
 
+#[cfg(not(feature = "fusion"))]
 pub mod scale {
-    //! `scale(x, factor) = factor · x`: hand-written kernel and backward.
+    //! `scale(x, factor) = factor · x`: hand-written kernel and backward. Not built under burn's
+    //! fusion: its concrete impl works on CubeCL's own tensors, and `Cube` is then
+    //! `Fusion<CubeBackend>`.
     use burn::backend::{
         Backend, Cube, Flex, TensorMetadata,
         autodiff::{

@@ -6,7 +6,7 @@
 //! gradient comes from the primitives' own backward passes.
 
 use burn::backend::{
-    Backend, Cube, Dispatch, Flex,
+    Backend, Dispatch, Flex,
     autodiff::{Autodiff, checkpoint::strategy::CheckpointStrategy},
     tensor::FloatTensor,
 };
@@ -15,24 +15,52 @@ use burn::tensor::{Tensor, activation};
 use super::{stamp_declarations, trace};
 use crate::model::catalog::{Declaration, declaration_catalog};
 
-/// Declares the `LeakyReluOps` trait, with its default body, under the given selectors, and
-/// implements it for the concrete backends (empty impls: the default body is the forward).
+/// Declares the `LeakyReluOps` trait, with its default body, under the given selectors and
+/// `#[fusion]` form, and implements it for the concrete backends (empty impls: the default body
+/// is the forward). (One form per line: `tests/export.rs` reads each form's attribute here.)
 macro_rules! declare_leaky_relu_ops {
-    ($($selector:tt)*) => {
+    ([$($selector:tt)*] None) => { declare_leaky_relu_ops!(@declare [$($selector)*] [] x burn::backend::Cube); };
+    ([$($selector:tt)*] Shape) => { declare_leaky_relu_ops!(@declare [$($selector)*] [#[fusion(dtype = x, shape = x)]] x burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] Meta) => { declare_leaky_relu_ops!(@declare [$($selector)*] [#[fusion(meta = same_spec)]] x burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] Default) => { declare_leaky_relu_ops!(@declare [$($selector)*] [#[fusion(default)]] x burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] WrongShape) => { declare_leaky_relu_ops!(@declare [$($selector)*] [#[fusion(dtype = x, shape = { burn::tensor::Shape::from([x.num_elements()]) })]] x burn::backend::wgpu::CubeBackend); };
+    (@declare [$($selector:tt)*] [$($fusion:tt)*] $x:ident $cube:ty) => {
         /// The `leaky_relu` op. Its default body composes differentiable primitives, so the
         /// same body serves every backend, autodiff included.
         #[burn::backend::backend_extension($($selector)*)]
         pub trait LeakyReluOps: Backend {
             /// `x` where positive, `slope · x` elsewhere.
-            fn leaky_relu(x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {
+            $($fusion)*
+            fn leaky_relu($x: FloatTensor<Self>, slope: f32) -> FloatTensor<Self> {
                 trace::record::<Self>("leaky_relu");
-                leaky_relu_body::<Self>(x, slope)
+                leaky_relu_body::<Self>($x, slope)
             }
         }
+
+        /// The backend the concrete impls are for: burn's `Cube`, or with `Fusion` listed the
+        /// CubeCL backend under fusion.
+        type Cube = $cube;
 
         // The concrete implementations: shared, as text, with the exported Cargo project.
         include!("concrete.rs");
     };
+}
+
+/// The catalog lines `leaky_relu` builds under, as cfg predicates (see
+/// `ops::stamp_declarations`): without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube`
+/// is); with `Fusion` only when burn's fusion is on.
+macro_rules! leaky_relu_builds {
+    ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [all()] $($line)* } };
+    ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
+}
+
+/// `#[fusion(meta = same_spec)]`: the output's spec is the input's.
+#[cfg(feature = "fusion")]
+fn same_spec(
+    x: &burn::backend::fusion::custom::TensorSpec,
+    _slope: &f32,
+) -> burn::backend::fusion::custom::TensorSpec {
+    x.clone()
 }
 
 /// The `Autodiff<B, C>` impl: empty, because the default body composes differentiable
@@ -49,6 +77,7 @@ declaration_catalog!(stamp_declarations! {
     op: leaky_relu,
     declare: declare_leaky_relu_ops,
     autodiff_impl: impl_leaky_relu_autodiff,
+    builds: leaky_relu_builds,
     trait: LeakyReluOps,
     fn leaky_relu(x: FloatTensor<Dispatch>, slope: f32) -> FloatTensor<Dispatch>
 });
@@ -57,10 +86,14 @@ declaration_catalog!(stamp_declarations! {
 include!("body.rs");
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
-pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, slope: f32) -> Tensor<D> {
+pub fn call<const D: usize>(
+    declaration: Declaration,
+    x: Tensor<D>,
+    slope: f32,
+) -> Result<Tensor<D>, super::NotBuilt> {
     let x = x.into_dispatch();
     trace::record_routing_tensor(&x);
-    Tensor::from_dispatch(dispatch(declaration, x, slope))
+    dispatch(declaration, x, slope).map(Tensor::from_dispatch)
 }
 
 /// The same computation with burn's builtin activation.

@@ -6,7 +6,7 @@
 //! burn's tensor ops.
 
 use burn::backend::{
-    Backend, Cube, Dispatch, Flex, TensorMetadata,
+    Backend, Dispatch, Flex, TensorMetadata,
     autodiff::{
         Autodiff,
         checkpoint::{base::Checkpointer, strategy::CheckpointStrategy},
@@ -24,20 +24,52 @@ use cubecl::{CubeCount, CubeDim, prelude::InputScalar};
 use super::{stamp_declarations, trace};
 use crate::model::catalog::{Declaration, declaration_catalog};
 
-/// Declares the `ScaleOps` trait with the given `#[backend_extension]` selectors, and implements
-/// it for the concrete backends. Each use is a separate, real expansion of burn's macro.
+/// Declares the `ScaleOps` trait with the given `#[backend_extension]` selectors and `#[fusion]`
+/// form, and implements it for the concrete backends. Each use is a separate, real expansion of
+/// burn's macro. (One form per line: `tests/export.rs` reads each form's attribute from here.)
 macro_rules! declare_scale_ops {
-    ($($selector:tt)*) => {
+    ([$($selector:tt)*] None) => { declare_scale_ops!(@declare [$($selector)*] [] x burn::backend::Cube); };
+    ([$($selector:tt)*] Shape) => { declare_scale_ops!(@declare [$($selector)*] [#[fusion(dtype = x, shape = x)]] x burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] Meta) => { declare_scale_ops!(@declare [$($selector)*] [#[fusion(meta = same_spec)]] x burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] Default) => { declare_scale_ops!(@declare [$($selector)*] [#[fusion(default)]] x burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] WrongShape) => { declare_scale_ops!(@declare [$($selector)*] [#[fusion(dtype = x, shape = { burn::tensor::Shape::from([x.num_elements()]) })]] x burn::backend::wgpu::CubeBackend); };
+    (@declare [$($selector:tt)*] [$($fusion:tt)*] $x:ident $cube:ty) => {
         /// The `scale` op: `factor · x`, element-wise.
         #[burn::backend::backend_extension($($selector)*)]
         pub trait ScaleOps: Backend {
             /// Multiplies every element of `x` by `factor`.
-            fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;
+            $($fusion)*
+            fn scale($x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;
         }
+
+        /// The backend the concrete impl is for: burn's `Cube`, or with `Fusion` listed the
+        /// CubeCL backend under fusion.
+        type Cube = $cube;
 
         // The concrete implementations: shared, as text, with the exported Cargo project.
         include!("concrete.rs");
     };
+}
+
+/// The catalog lines `scale` builds under, as cfg predicates (see `ops::stamp_declarations`).
+/// Its concrete impl works on CubeCL's own tensors, so without `Fusion` it builds only when
+/// burn's fusion is off (with it on, `Cube` is `Fusion<CubeBackend>`); with `Fusion` only when
+/// fusion is on; with `#[fusion(default)]` never: the method has no default body, and burn's
+/// macro rejects the attribute (the arm above is there for the exported project, whose build
+/// `tests/diagnostics.rs` runs to capture what the macro says).
+macro_rules! scale_builds {
+    ($autodiff:ident Default, $($line:tt)*) => { $crate::ops::stamp_line! { [any()] $($line)* } };
+    ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [not(feature = "fusion")] $($line)* } };
+    ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
+}
+
+/// `#[fusion(meta = same_spec)]`: the output's spec is the input's.
+#[cfg(feature = "fusion")]
+fn same_spec(
+    x: &burn::backend::fusion::custom::TensorSpec,
+    _factor: &f32,
+) -> burn::backend::fusion::custom::TensorSpec {
+    x.clone()
 }
 
 /// Implements the module's `ScaleOps` for `Autodiff<B, C>`, with its `Backward`.
@@ -55,6 +87,7 @@ declaration_catalog!(stamp_declarations! {
     op: scale,
     declare: declare_scale_ops,
     autodiff_impl: impl_scale_autodiff,
+    builds: scale_builds,
     trait: ScaleOps,
     fn scale(x: FloatTensor<Dispatch>, factor: f32) -> FloatTensor<Dispatch>
 });
@@ -63,10 +96,14 @@ declaration_catalog!(stamp_declarations! {
 include!("kernel.rs");
 
 /// Calls the custom op through the generated `Dispatch` routing of the chosen declaration.
-pub fn call<const D: usize>(declaration: Declaration, x: Tensor<D>, factor: f32) -> Tensor<D> {
+pub fn call<const D: usize>(
+    declaration: Declaration,
+    x: Tensor<D>,
+    factor: f32,
+) -> Result<Tensor<D>, super::NotBuilt> {
     let x = x.into_dispatch();
     trace::record_routing_tensor(&x);
-    Tensor::from_dispatch(dispatch(declaration, x, factor))
+    dispatch(declaration, x, factor).map(Tensor::from_dispatch)
 }
 
 /// The same computation with burn's builtin tensor ops.

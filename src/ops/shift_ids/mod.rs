@@ -7,7 +7,7 @@
 //! that context when the op is declared without `Autodiff`.
 
 use burn::backend::{
-    Backend, Cube, Dispatch, Flex,
+    Backend, Dispatch, Flex,
     autodiff::{Autodiff, checkpoint::strategy::CheckpointStrategy},
     tensor::IntTensor,
 };
@@ -16,23 +16,51 @@ use burn::tensor::{Int, Tensor};
 use super::{stamp_declarations, trace};
 use crate::model::catalog::{Declaration, declaration_catalog};
 
-/// Declares the `ShiftIdsOps` trait under the given selectors and implements it for the concrete
-/// backends (empty impls: the default body is the forward).
+/// Declares the `ShiftIdsOps` trait, with its default body, under the given selectors and
+/// `#[fusion]` form, and implements it for the concrete backends (empty impls: the default body
+/// is the forward). (One form per line: `tests/export.rs` reads each form's attribute here.)
 macro_rules! declare_shift_ids_ops {
-    ($($selector:tt)*) => {
+    ([$($selector:tt)*] None) => { declare_shift_ids_ops!(@declare [$($selector)*] [] ids burn::backend::Cube); };
+    ([$($selector:tt)*] Shape) => { declare_shift_ids_ops!(@declare [$($selector)*] [#[fusion(dtype = ids, shape = ids)]] ids burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] Meta) => { declare_shift_ids_ops!(@declare [$($selector)*] [#[fusion(meta = same_spec)]] ids burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] Default) => { declare_shift_ids_ops!(@declare [$($selector)*] [#[fusion(default)]] ids burn::backend::wgpu::CubeBackend); };
+    ([$($selector:tt)*] WrongShape) => { declare_shift_ids_ops!(@declare [$($selector)*] [#[fusion(dtype = ids, shape = { burn::tensor::Shape::from([ids.num_elements()]) })]] ids burn::backend::wgpu::CubeBackend); };
+    (@declare [$($selector:tt)*] [$($fusion:tt)*] $ids:ident $cube:ty) => {
         /// The `shift_ids` op: moves token ids, an int tensor, by an offset.
         #[burn::backend::backend_extension($($selector)*)]
         pub trait ShiftIdsOps: Backend {
             /// Adds `offset` to every id.
-            fn shift_ids(ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {
+            $($fusion)*
+            fn shift_ids($ids: IntTensor<Self>, offset: i32) -> IntTensor<Self> {
                 trace::record::<Self>("shift_ids");
-                shift_ids_body::<Self>(ids, offset)
+                shift_ids_body::<Self>($ids, offset)
             }
         }
+
+        /// The backend the concrete impls are for: burn's `Cube`, or with `Fusion` listed the
+        /// CubeCL backend under fusion.
+        type Cube = $cube;
 
         // The concrete implementations: shared, as text, with the exported Cargo project.
         include!("concrete.rs");
     };
+}
+
+/// The catalog lines `shift_ids` builds under, as cfg predicates (see
+/// `ops::stamp_declarations`): without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube`
+/// is); with `Fusion` only when burn's fusion is on.
+macro_rules! shift_ids_builds {
+    ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [all()] $($line)* } };
+    ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
+}
+
+/// `#[fusion(meta = same_spec)]`: the output's spec is the input's.
+#[cfg(feature = "fusion")]
+fn same_spec(
+    ids: &burn::backend::fusion::custom::TensorSpec,
+    _offset: &i32,
+) -> burn::backend::fusion::custom::TensorSpec {
+    ids.clone()
 }
 
 /// The `Autodiff<B, C>` impl (the default body). Ints carry no gradient, so the generated
@@ -50,6 +78,7 @@ declaration_catalog!(stamp_declarations! {
     op: shift_ids,
     declare: declare_shift_ids_ops,
     autodiff_impl: impl_shift_ids_autodiff,
+    builds: shift_ids_builds,
     trait: ShiftIdsOps,
     fn shift_ids(ids: IntTensor<Dispatch>, offset: i32) -> IntTensor<Dispatch>
 });
@@ -62,10 +91,10 @@ pub fn call<const D: usize>(
     declaration: Declaration,
     ids: Tensor<D, Int>,
     offset: i32,
-) -> Tensor<D, Int> {
+) -> Result<Tensor<D, Int>, super::NotBuilt> {
     let ids = ids.into_dispatch();
     trace::record_routing_tensor(&ids);
-    Tensor::from_dispatch(dispatch(declaration, ids, offset))
+    dispatch(declaration, ids, offset).map(Tensor::from_dispatch)
 }
 
 /// The same computation with burn's builtin tensor ops.
