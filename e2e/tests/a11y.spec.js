@@ -1,7 +1,8 @@
 // Accessibility as the ecosystem's own engine measures it: axe-core (WCAG 2.x A and AA rules)
 // over the built page in each state a visitor meets — the first visit with the tour, a panic
-// with its fixes, a result with a gradient, after training, the routing diff, the embed, a
-// phone's width — in the light and the dark theme. No serious or critical violation anywhere.
+// with its fixes, a result with a gradient, after training, the routing diff, the embed, burn
+// with fusion, a phone's width — in the light and the dark theme. No serious or critical
+// violation anywhere.
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Playground } from '../pages/playground.js';
@@ -62,6 +63,22 @@ const STATES = [
       const playground = new Playground(page);
       await playground.waitForEngine();
       await playground.settled();
+    },
+  },
+  {
+    name: 'burn with fusion, a declaration that does not build (rustc\'s diagnostic)',
+    async reach(page) {
+      await new Playground(page).open('?op=scale&declares_autodiff=yes&grad=on&fusion=on');
+      await expect(page.getByTestId('rustc-diagnostic')).toBeVisible();
+    },
+  },
+  {
+    name: 'at 390 px, burn with fusion, a queued kernel',
+    viewport: { width: 390, height: 844 },
+    async reach(page) {
+      const playground = new Playground(page);
+      await playground.open('?op=scale&declares_autodiff=yes&grad=on&require_grad=on&fusion=on&declares_fusion=shape');
+      await expect(playground.outcomePanel.getByTestId('gradient-values')).toBeVisible();
     },
   },
   {

@@ -97,6 +97,23 @@ test('turning fusion on loads the fusion engine; turning it off goes back', asyn
   expect(await playground.text('output-values')).toBe('3, -6');
 });
 
+test('at 390 px the fusion controls, a queued kernel and rustc\'s diagnostic fit the width', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=yes&grad=on&require_grad=on&x=1,-2&param=3&fusion=on&declares_fusion=shape');
+  await playground.settled();
+  expect(await playground.text('gradient-values')).toBe('3, 3');
+  expect(await playground.sidewaysOverflow()).toBe(0);
+  await page.screenshot({ path: test.info().outputPath('fusion-queued-390.png'), fullPage: true });
+  // scale's impl is written for CubeBackend: without the Fusion selector it does not build.
+  await playground.navigate('op=scale&declares_autodiff=yes&grad=on&fusion=on');
+  expect(await playground.outcomeKind()).toBe('not-built');
+  expect(await playground.sidewaysOverflow()).toBe(0);
+  await page.screenshot({ path: test.info().outputPath('fusion-not-built-390.png'), fullPage: true });
+  await context.close();
+});
+
 const TRAITS = { scale: 'ScaleOps', leaky_relu: 'LeakyReluOps', shift_ids: 'ShiftIdsOps' };
 
 /** Asserts the routing view marks, in the `Fusion<B>` impl, the call its queue ran and the line

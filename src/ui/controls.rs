@@ -274,7 +274,7 @@ pub fn Controls() -> impl IntoView {
                         "Needs burn's fusion feature, above."
                     }}</p>
                 </div>
-                <pre class="snippet" aria-label="The op's declaration"><code>{move || {
+                <pre class="snippet" tabindex="0" aria-label="The op's declaration"><code>{move || {
                     form.with(|form| {
                         let attribute = fusion_attribute(form.op, form.declaration.fusion())
                             .map(|attribute| format!("\n    {attribute}\n    fn {}(…)", form.op.name()))
