@@ -74,6 +74,11 @@ fn scenario(form: &Form) -> Scenario {
     form.scenario().expect("the inputs parse")
 }
 
+/// `op` declared by `declaration` and called as written (no fix), in a grad context on the GPU.
+fn as_written(op: OpKind, declaration: Declaration) -> Scenario {
+    scenario(&form(op, declaration, true, Fix::None, BackendChoice::Gpu))
+}
+
 /// Every op × declaration in a grad context, each fix of each op, and a backend the op does not
 /// declare.
 fn representative() -> Vec<Scenario> {
@@ -86,13 +91,7 @@ fn representative() -> Vec<Scenario> {
             .iter()
             .filter(|declaration| declaration.fusion() == FusionForm::None);
         for &declaration in lines {
-            scenarios.push(scenario(&form(
-                op,
-                declaration,
-                true,
-                Fix::None,
-                BackendChoice::Gpu,
-            )));
+            scenarios.push(as_written(op, declaration));
         }
         for fix in [Fix::Detach, Fix::Builtin] {
             scenarios.push(scenario(&form(
@@ -131,22 +130,10 @@ fn under_fusion() -> Vec<Scenario> {
             if declaration.fusion() == FusionForm::None || !ops::built(op, declaration) {
                 continue;
             }
-            scenarios.push(scenario(&form(
-                op,
-                declaration,
-                true,
-                Fix::None,
-                BackendChoice::Gpu,
-            )));
+            scenarios.push(as_written(op, declaration));
         }
     }
-    scenarios.push(scenario(&form(
-        OpKind::LeakyRelu,
-        Declaration::WITH_AUTODIFF,
-        true,
-        Fix::None,
-        BackendChoice::Gpu,
-    )));
+    scenarios.push(as_written(OpKind::LeakyRelu, Declaration::WITH_AUTODIFF));
     scenarios
 }
 

@@ -179,15 +179,7 @@ enum Expected {
 fn expected(cell: &Cell) -> Expected {
     let float = !cell.op.takes_int_input();
     let op = cell.op.name();
-    // Under fusion, `Cube` is `Fusion<CubeBackend>`: scale's concrete impl, written against
-    // CubeCL's own tensors, is not an impl for it, and a line without `Fusion` gets no impl of
-    // scale's trait for it; `#[fusion(default)]` needs a default body, which scale has not.
-    let scale_compiles = match cell.declaration.fusion() {
-        FusionForm::None => !FUSION,
-        FusionForm::Default => false,
-        FusionForm::Shape | FusionForm::Meta | FusionForm::WrongShape => true,
-    };
-    if cell.op == OpKind::Scale && !scale_compiles {
+    if cell.op == OpKind::Scale && !claims::scale_builds(cell.declaration) {
         return Expected::NotBuilt;
     }
     // Ints have no `require_grad`; the engine applies it to float inputs only.

@@ -151,14 +151,7 @@ fn expected(cell: &Cell) -> Expected {
     let op = cell.op.name();
     let backend_not_supported =
         format!("not implemented: Backend not supported for custom op `{op}`");
-    // Under fusion scale's concrete impl is not an impl for `Fusion<CubeBackend>`, and scale has
-    // no default body for `#[fusion(default)]` (tests/matrix.rs says the same of single runs).
-    let scale_compiles = match cell.declaration.fusion() {
-        FusionForm::None => !FUSION,
-        FusionForm::Default => false,
-        FusionForm::Shape | FusionForm::Meta | FusionForm::WrongShape => true,
-    };
-    if cell.op == OpKind::Scale && !scale_compiles {
+    if cell.op == OpKind::Scale && !claims::scale_builds(cell.declaration) {
         return Expected::NotBuilt;
     }
     if cell.fix == Fix::Builtin {

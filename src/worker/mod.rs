@@ -67,6 +67,23 @@ async fn as_current_run<T>(id: u64, work: impl std::future::Future<Output = T>) 
     result
 }
 
+/// Starts an engine binary built as a reactor (`#![no_main]`): runs the module's static
+/// constructors once, then [`start`]s the worker.
+///
+/// Why a reactor: wasm-ld wraps every export of a module with a `main` in a call to the static
+/// constructors (`__wasm_call_ctors`, where cubecl registers its IR dialects with `inventory`),
+/// so every call from JavaScript into the engine — each message, each resolved WebGPU promise,
+/// each allocation for an argument — ran them all again: about 10 ms of every run.
+pub fn start_reactor() {
+    unsafe extern "C" {
+        /// The static constructors, as wasm-ld gathers them.
+        fn __wasm_call_ctors();
+    }
+    // SAFETY: called once, from the binary's start function, before anything else runs.
+    unsafe { __wasm_call_ctors() };
+    start();
+}
+
 /// Starts the worker: installs the panic hook, initialises the engine, then serves requests one
 /// at a time, in order (the engine records what a run did in per-thread logs, so two runs must
 /// never interleave). A stop for a training run is the exception: it takes effect at once.

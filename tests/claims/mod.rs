@@ -911,3 +911,16 @@ pub fn check_training_panic(
     }
     Ok(())
 }
+
+/// Whether scale's declaration builds in this test binary, decided from the catalog line alone
+/// (the matrix and the training tests both expect `NotBuilt` where it does not). Under burn's
+/// fusion `Cube` is `Fusion<CubeBackend>`: scale's concrete impl, written against CubeCL's own
+/// tensors, is not an impl for it, a line without `Fusion` gets no impl of scale's trait for
+/// it, and `#[fusion(default)]` needs a default body, which scale has not.
+pub fn scale_builds(declaration: Declaration) -> bool {
+    match declaration.fusion() {
+        FusionForm::None => !cfg!(feature = "fusion"),
+        FusionForm::Default => false,
+        FusionForm::Shape | FusionForm::Meta | FusionForm::WrongShape => true,
+    }
+}
