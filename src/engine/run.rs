@@ -9,26 +9,12 @@ use crate::model::outcome::{
 };
 use crate::model::scenario::{Declaration, Fix, FloatInput, IntInput, OpArgs, Scenario};
 use crate::ops::trace::{self, Trace};
-use crate::ops::{NotBuilt, leaky_relu, scale, shift_ids};
+use crate::ops::{CHECKED_BUILT, NotBuilt, leaky_relu, scale, shift_ids};
 
 /// A float op as the engine calls it: through the generated routing, or with builtin ops.
 struct FloatOp<const D: usize> {
     custom: fn(Declaration, Tensor<D>, f32) -> Result<Tensor<D>, NotBuilt>,
     builtin: fn(Tensor<D>, f32) -> Tensor<D>,
-}
-
-/// Why staging a scenario stopped short of running it.
-enum NotStaged {
-    /// The declaration does not build in this engine.
-    NotBuilt,
-    /// The scenario is not one the engine runs (the text says why).
-    Unsupported(String),
-}
-
-impl From<NotBuilt> for NotStaged {
-    fn from(_: NotBuilt) -> NotStaged {
-        NotStaged::NotBuilt
-    }
 }
 
 /// A tensor that is computed (or queued) but not yet read back, flattened to 1-D so that one
@@ -129,13 +115,7 @@ pub(super) async fn run(
     let staged = panic_capture::catching(|| stage(scenario, device, reference_device));
     let staged = match staged {
         Ok(Ok(staged)) => staged,
-        Ok(Err(NotStaged::NotBuilt)) => {
-            trace::take();
-            return Outcome::NotBuilt {
-                fusion: cfg!(feature = "fusion"),
-            };
-        }
-        Ok(Err(NotStaged::Unsupported(reason))) => return Outcome::Failed(reason),
+        Ok(Err(reason)) => return Outcome::Failed(reason),
         Err(mut report) => {
             trace::take().complete(&mut report);
             return Outcome::Panicked(*report);
@@ -242,34 +222,54 @@ fn observed_route(trace: &Trace, output_autodiff: bool) -> Route {
     }
 }
 
-fn stage(scenario: &Scenario, device: &Device, reference: &Device) -> Result<Staged, NotStaged> {
+fn stage(scenario: &Scenario, device: &Device, reference: &Device) -> Result<Staged, String> {
     let device = &if scenario.grad_context {
         device.clone().autodiff()
     } else {
         device.clone()
     };
     match (&scenario.args, scenario.args.shape().len()) {
-        (OpArgs::Scale { x, factor }, 1) => {
-            stage_float(scenario, device, reference, x, *factor, scale_op::<1>())
-        }
-        (OpArgs::Scale { x, factor }, 2) => {
-            stage_float(scenario, device, reference, x, *factor, scale_op::<2>())
-        }
-        (OpArgs::LeakyRelu { x, slope }, 1) => {
-            stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<1>())
-        }
-        (OpArgs::LeakyRelu { x, slope }, 2) => {
-            stage_float(scenario, device, reference, x, *slope, leaky_relu_op::<2>())
-        }
-        (OpArgs::ShiftIds { ids, offset }, 1) => {
-            stage_shift_ids::<1>(scenario, device, reference, ids, *offset)
-        }
-        (OpArgs::ShiftIds { ids, offset }, 2) => {
-            stage_shift_ids::<2>(scenario, device, reference, ids, *offset)
-        }
-        (_, rank) => Err(NotStaged::Unsupported(format!(
+        (OpArgs::Scale { x, factor }, 1) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *factor,
+            scale_op::<1>(),
+        )),
+        (OpArgs::Scale { x, factor }, 2) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *factor,
+            scale_op::<2>(),
+        )),
+        (OpArgs::LeakyRelu { x, slope }, 1) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *slope,
+            leaky_relu_op::<1>(),
+        )),
+        (OpArgs::LeakyRelu { x, slope }, 2) => Ok(stage_float(
+            scenario,
+            device,
+            reference,
+            x,
+            *slope,
+            leaky_relu_op::<2>(),
+        )),
+        (OpArgs::ShiftIds { ids, offset }, 1) => Ok(stage_shift_ids::<1>(
+            scenario, device, reference, ids, *offset,
+        )),
+        (OpArgs::ShiftIds { ids, offset }, 2) => Ok(stage_shift_ids::<2>(
+            scenario, device, reference, ids, *offset,
+        )),
+        (_, rank) => Err(format!(
             "Tensors of rank {rank} are not supported; use 1 or 2 dimensions."
-        ))),
+        )),
     }
 }
 
@@ -303,7 +303,7 @@ fn stage_float<const D: usize>(
     input: &FloatInput,
     param: f32,
     op: FloatOp<D>,
-) -> Result<Staged, NotStaged> {
+) -> Staged {
     let calling = Instant::now();
     trace::enter(Stage::CreateInput);
     let mut x = float_tensor::<D>(input, device);
@@ -317,8 +317,9 @@ fn stage_float<const D: usize>(
     };
     trace::enter(Stage::Forward);
     let output = match scenario.fix {
-        Fix::None => (op.custom)(scenario.declaration, x.clone(), param)?,
-        Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param)?,
+        Fix::None => (op.custom)(scenario.declaration, x.clone(), param).expect(CHECKED_BUILT),
+        Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param)
+            .expect(CHECKED_BUILT),
         Fix::Builtin => (op.builtin)(x.clone(), param),
     };
     let output_autodiff = output.is_autodiff();
@@ -351,7 +352,7 @@ fn stage_float<const D: usize>(
     // Reading the tensors back starts with their shapes: under fusion an output's shape is what
     // the declaration's `#[fusion(...)]` said, and reading it can fail here.
     trace::enter(Stage::ReadBack);
-    Ok(Staged {
+    Staged {
         trace,
         call_ms,
         reference_ms,
@@ -362,7 +363,7 @@ fn stage_float<const D: usize>(
         reference_gradient: reference_gradient.map(Pending::float),
         output_autodiff,
         output_tracked,
-    })
+    }
 }
 
 fn int_tensor<const D: usize>(input: &IntInput, device: &Device) -> Tensor<D, Int> {
@@ -379,7 +380,7 @@ fn stage_shift_ids<const D: usize>(
     reference_device: &Device,
     ids_input: &IntInput,
     offset: i32,
-) -> Result<Staged, NotStaged> {
+) -> Staged {
     let calling = Instant::now();
     trace::enter(Stage::CreateInput);
     let ids = int_tensor::<D>(ids_input, device);
@@ -389,8 +390,9 @@ fn stage_shift_ids<const D: usize>(
     };
     trace::enter(Stage::Forward);
     let output = match scenario.fix {
-        Fix::None => shift_ids::call(scenario.declaration, ids, offset)?,
-        Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset)?,
+        Fix::None => shift_ids::call(scenario.declaration, ids, offset).expect(CHECKED_BUILT),
+        Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset)
+            .expect(CHECKED_BUILT),
         Fix::Builtin => shift_ids::reference(ids, offset),
     };
     let output_autodiff = output.is_autodiff();
@@ -400,7 +402,7 @@ fn stage_shift_ids<const D: usize>(
     trace::enter(Stage::Reference);
     let reference = shift_ids::reference(int_tensor::<D>(ids_input, reference_device), offset);
     trace::enter(Stage::ReadBack);
-    Ok(Staged {
+    Staged {
         trace,
         call_ms,
         reference_ms: milliseconds_since(referencing),
@@ -411,5 +413,5 @@ fn stage_shift_ids<const D: usize>(
         reference_gradient: None,
         output_autodiff,
         output_tracked: false,
-    })
+    }
 }

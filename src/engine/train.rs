@@ -32,7 +32,7 @@ use crate::model::training::{
     TrainOutcome, TrainReport, TrainRequest, report_every,
 };
 use crate::ops::trace::{self, Trace};
-use crate::ops::{NotBuilt, leaky_relu, scale, shift_ids};
+use crate::ops::{CHECKED_BUILT, NotBuilt, leaky_relu, scale, shift_ids};
 
 /// Training examples per step.
 const EXAMPLES: usize = 32;
@@ -59,10 +59,6 @@ enum OpCall {
     Builtin,
 }
 
-/// The op's declaration, built into this engine: `train` checks [`crate::ops::built`] before the
-/// first step, so a model only calls declarations that build.
-const BUILT: &str = "training checks that the declaration builds before its first step";
-
 impl OpCall {
     fn float<const D: usize>(
         self,
@@ -72,9 +68,11 @@ impl OpCall {
         builtin: fn(Tensor<D>, f32) -> Tensor<D>,
     ) -> Tensor<D> {
         match self {
-            OpCall::Custom(declaration, Fix::None) => custom(declaration, x, param).expect(BUILT),
+            OpCall::Custom(declaration, Fix::None) => {
+                custom(declaration, x, param).expect(CHECKED_BUILT)
+            }
             OpCall::Custom(declaration, Fix::Detach) => {
-                custom(declaration, x.without_autodiff(), param).expect(BUILT)
+                custom(declaration, x.without_autodiff(), param).expect(CHECKED_BUILT)
             }
             OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => builtin(x, param),
         }
@@ -83,10 +81,10 @@ impl OpCall {
     fn ids(self, ids: Tensor<1, Int>, offset: i32) -> Tensor<1, Int> {
         match self {
             OpCall::Custom(declaration, Fix::None) => {
-                shift_ids::call(declaration, ids, offset).expect(BUILT)
+                shift_ids::call(declaration, ids, offset).expect(CHECKED_BUILT)
             }
             OpCall::Custom(declaration, Fix::Detach) => {
-                shift_ids::call(declaration, ids.without_autodiff(), offset).expect(BUILT)
+                shift_ids::call(declaration, ids.without_autodiff(), offset).expect(CHECKED_BUILT)
             }
             OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => shift_ids::reference(ids, offset),
         }

@@ -37,6 +37,10 @@ pub fn built(op: OpKind, declaration: Declaration) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotBuilt;
 
+/// What a call of a declaration the engine checked with [`built`] expects: the engine answers
+/// `NotBuilt` for the whole run or training before calling, so the op's call never does.
+pub const CHECKED_BUILT: &str = "the engine checks that the declaration builds before calling it";
+
 /// Stamps an op under every line of the declaration catalog: a module per line holding the
 /// op's trait (declared by the op's `declare` macro with the line's selectors and `#[fusion]`
 /// form) and, where the line lists `Autodiff`, the op's `Autodiff<B, C>` impl (its

@@ -540,7 +540,7 @@ fn op_function(op: OpKind) -> &'static str {
 fn uses(op: OpKind, declaration: Declaration) -> String {
     let with_autodiff = declaration.autodiff() != AutodiffDeclared::Absent;
     let gate = autodiff_gate(declaration);
-    let under_fusion = concrete_cube(declaration) == "CubeBackend";
+    let under_fusion = declaration.fusion() != FusionForm::None;
     let mut uses = String::new();
     match op {
         OpKind::Scale => {

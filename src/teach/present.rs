@@ -105,16 +105,17 @@ pub fn impl_text(call: &ImplCall) -> String {
     let phase = match call.phase {
         Phase::Forward => "forward",
         Phase::Backward => "backward",
-        Phase::Deferred => match call.stage {
-            Stage::ReadBack => "deferred: queued earlier, it ran when the results were read back",
-            Stage::Reference => {
-                "deferred: queued earlier, it ran while the CPU reference was computed"
+        Phase::Deferred => &format!(
+            "deferred: queued earlier, it ran {}",
+            match call.stage {
+                Stage::ReadBack => "when the results were read back",
+                Stage::Reference => "while the CPU reference was computed",
+                Stage::OptimizerStep => "during the optimizer step",
+                Stage::Forward => "during the forward pass",
+                Stage::Backward => "during the backward pass",
+                Stage::CreateInput | Stage::RequireGrad => "later",
             }
-            Stage::OptimizerStep => "deferred: queued earlier, it ran during the optimizer step",
-            Stage::Forward => "deferred: queued earlier, it ran during the forward pass",
-            Stage::Backward => "deferred: queued earlier, it ran during the backward pass",
-            Stage::CreateInput | Stage::RequireGrad => "deferred: queued earlier, it ran later",
-        },
+        ),
     };
     format!("{}::{} ({phase})", call.implementor, call.op)
 }

@@ -46,9 +46,9 @@ macro_rules! declare_leaky_relu_ops {
     };
 }
 
-/// The catalog lines `leaky_relu` builds under, as cfg predicates (see
-/// `ops::stamp_declarations`): without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube`
-/// is); with `Fusion` only when burn's fusion is on.
+/// The catalog lines `leaky_relu` builds under, as cfg predicates (see `ops::stamp_declarations`):
+/// without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube` is);
+/// with `Fusion` only when burn's fusion is on.
 macro_rules! leaky_relu_builds {
     ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [all()] $($line)* } };
     ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };

@@ -46,9 +46,9 @@ macro_rules! declare_shift_ids_ops {
     };
 }
 
-/// The catalog lines `shift_ids` builds under, as cfg predicates (see
-/// `ops::stamp_declarations`): without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube`
-/// is); with `Fusion` only when burn's fusion is on.
+/// The catalog lines `shift_ids` builds under, as cfg predicates (see `ops::stamp_declarations`):
+/// without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube` is);
+/// with `Fusion` only when burn's fusion is on.
 macro_rules! shift_ids_builds {
     ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [all()] $($line)* } };
     ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
