@@ -108,6 +108,24 @@ fn hostile_links_are_ignored_with_a_notice() {
 }
 
 #[test]
+fn a_fusion_form_without_fusion_on_is_dropped_with_a_notice() {
+    let (form, notices) = Form::from_query("?op=scale&declares_autodiff=yes&declares_fusion=shape");
+    assert!(!form.fusion);
+    assert_eq!(form.declaration, Declaration::WITH_AUTODIFF);
+    assert_eq!(notices.len(), 1);
+    assert_eq!(
+        notices[0].to_string(),
+        "Ignored “declares_fusion” in the link: the Fusion selector needs burn's fusion feature (fusion=on)."
+    );
+    // With fusion on, the same link keeps the form.
+    let (form, notices) =
+        Form::from_query("?op=scale&declares_autodiff=yes&fusion=on&declares_fusion=shape");
+    assert_eq!(notices, vec![]);
+    assert!(form.fusion);
+    assert_eq!(form.declaration, Declaration::CubeFlexAutodiffFusion);
+}
+
+#[test]
 fn oversized_values_and_keys_are_refused() {
     let long = "1,".repeat(MAX_URL_TEXT_BYTES);
     let (form, notices) = Form::from_query(&format!("x={long}&grad=off"));

@@ -35,3 +35,14 @@ pub fn list_fusion_fix(op: OpKind, declaration: Declaration) -> Option<Declarati
     };
     Declaration::with(autodiff, true, FusionForm::Shape).filter(|fixed| *fixed != declaration)
 }
+
+/// What the "List Fusion" fix does, for the line `fixed` it switches to ([`list_fusion_fix`]).
+/// `tests/claims/` checks each part against the exported project of the fixed scenario and the
+/// fixed line's shipped expansion.
+pub fn list_fusion_fix_text(op: OpKind, fixed: Declaration) -> String {
+    format!(
+        "Declare #[backend_extension({})] with {} on the method, and implement the op for CubeBackend, the backend under fusion: the macro then generates the Fusion<B> impl.",
+        fixed.selectors(),
+        crate::teach::export::fusion_attribute(op, fixed.fusion()).unwrap_or_default()
+    )
+}

@@ -5,12 +5,11 @@ use leptos::prelude::*;
 
 use super::state::{Change, LastRun, use_playground};
 use crate::client::machine::Reply;
-use crate::model::catalog::FusionForm;
 use crate::model::outcome::{Completed, Outcome, PanicReport};
 use crate::model::scenario::{Declaration, OpKind};
-use crate::teach::diagnostics::{fusion_diagnostic, list_fusion_fix};
+use crate::teach::diagnostics::{fusion_diagnostic, list_fusion_fix, list_fusion_fix_text};
 use crate::teach::explain::{FixContext, PanicKind, fixes};
-use crate::teach::export::{CallSite, fusion_attribute, input_code};
+use crate::teach::export::{CallSite, input_code};
 use crate::teach::present::{
     backend_text, impl_text, missing_gradient_reason, panic_location_text, route_explanation,
     route_title, shape_text, values_text,
@@ -271,7 +270,6 @@ pub fn NotBuiltCard(op: OpKind, declaration: Declaration, fusion: bool) -> impl 
     let playground = use_playground();
     let diagnostic = fusion.then(|| fusion_diagnostic(op, declaration)).flatten();
     let with_fusion = list_fusion_fix(op, declaration);
-    let attribute = fusion_attribute(op, FusionForm::Shape).unwrap_or_default();
     view! {
         <article class="card card-failed" data-outcome="not-built">
             <h2>"This declaration does not compile"</h2>
@@ -287,10 +285,7 @@ pub fn NotBuiltCard(op: OpKind, declaration: Declaration, fusion: bool) -> impl 
                     <button type="button" class="fix-button" on:click=move |_| {
                         playground.edit(Change::Toggle, move |form| form.declaration = listed);
                     }>"List Fusion"</button>
-                    <p class="note">{format!(
-                        "Declare #[backend_extension({})] with {attribute} on the method, and implement the op for CubeBackend, the backend under fusion: the macro then generates the Fusion<B> impl.",
-                        listed.selectors()
-                    )}</p>
+                    <p class="note">{list_fusion_fix_text(op, listed)}</p>
                 </div>
             })}
         </article>

@@ -22,11 +22,14 @@ use burn_extension_playground::model::scenario::{
 use burn_extension_playground::model::training::{
     HIDDEN, LEAKY_SLOPE, SCALE_FACTOR, SHIFT, TrainEnd, TrainOutcome, TrainReport, TrainRequest,
 };
-use burn_extension_playground::teach::diagnostics::list_fusion_fix;
+use burn_extension_playground::teach::diagnostics::{list_fusion_fix, list_fusion_fix_text};
+use burn_extension_playground::teach::expanded;
 use burn_extension_playground::teach::explain::{
     FixAction, FixContext, FixOffer, PanicKind, fixes,
 };
-use burn_extension_playground::teach::export::{CallSite, Project, export, input_code};
+use burn_extension_playground::teach::export::{
+    CallSite, Project, export, fusion_attribute, input_code,
+};
 use burn_extension_playground::teach::form::Form;
 use burn_extension_playground::teach::present::{
     missing_gradient_reason, route_explanation, route_title,
@@ -633,12 +636,37 @@ pub fn check_single(
             let fixed_scenario = fixed_form
                 .scenario()
                 .map_err(|_| "the fixed form does not parse")?;
-            match run(&fixed_scenario) {
-                Outcome::NotBuilt { .. } => {
-                    Err(format!("the fix's line {fixed:?} does not build either").into())
-                }
-                _ => Ok(()),
+            if let Outcome::NotBuilt { .. } = run(&fixed_scenario) {
+                return Err(format!("the fix's line {fixed:?} does not build either").into());
             }
+            // The fix's words, against the fixed line's exported project and its expansion.
+            let op = scenario.args.kind();
+            let project = export(&fixed_scenario, None);
+            let code = project.file("src/main.rs").unwrap_or("");
+            let attribute = fusion_attribute(op, fixed.fusion()).unwrap_or_default();
+            let generated = expanded::source(op, fixed).unwrap_or("");
+            check_sentence(
+                &list_fusion_fix_text(op, fixed),
+                &[
+                    (
+                        &format!("Declare #[backend_extension({})]", fixed.selectors()),
+                        code.contains(&format!("#[backend_extension({})]", fixed.selectors())),
+                    ),
+                    (
+                        &format!("with {attribute} on the method"),
+                        !attribute.is_empty()
+                            && code.contains(&format!("    {attribute}\n    fn ")),
+                    ),
+                    (
+                        "implement the op for CubeBackend",
+                        code.contains(" for CubeBackend {"),
+                    ),
+                    (
+                        "the macro then generates the Fusion<B> impl",
+                        generated.contains("for burn::backend::fusion::Fusion<B>"),
+                    ),
+                ],
+            )
         }
         Outcome::Failed(reason) => Err(format!("the run failed: {reason}").into()),
     }
