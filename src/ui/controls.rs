@@ -269,7 +269,8 @@ pub fn Controls() -> impl IntoView {
                         {fusion_options}
                     </select>
                     <p class="note" id="declares-fusion-note">{move || if form.with(|form| form.fusion) {
-                        "Listed with Autodiff and Flex (one form also without Autodiff): the method's #[fusion(...)] tells fusion the output's dtype and shape."
+                        // True by construction: `fusion_options` disables the forms `with_fusion` finds no line for.
+                        "Each form puts its #[fusion(...)] on the op's method; a form the catalog has no line for with this Autodiff and Flex choice is disabled."
                     } else {
                         "Needs burn's fusion feature, above."
                     }}</p>
