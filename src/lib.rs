@@ -12,15 +12,15 @@
 //!
 //! ```text
 //!   engine worker (wasm, Web Worker)          page (wasm, Leptos)
-//!   ─────────────────────────────────         ───────────────────────────────
+//!   ─────────────────────────────────         ─────────────────────────────────────
 //!   worker   wasm entry: WebGPU probe,         ui       components, and the shell
 //!     │      run loop, progress                  │      that runs client's commands
 //!     ▼                                          ├──────────────┐
 //!   engine   Scenario → Outcome, training        ▼              ▼
-//!     │      panics caught, facts recorded     client         teach
-//!     ▼                                        engine client  parsing, form + URL,
-//!   ops      burn's generated routing,         state machine  explanations, routing
-//!     │      kernels, backward passes              │          view, gallery, export
+//!     │      panics caught, facts recorded     client         teach    (its rooms below)
+//!     ▼                                        engine client  words · export · link
+//!   ops      burn's generated routing,         state machine    form · routing · code
+//!     │      kernels, backward passes              │            input · numbers · chart
 //!     │                                            │              │
 //!     └────────────────────▶ model ◀───────────────┴──────────────┘
 //!                  catalog, scenario, outcome, protocol (plain data)
@@ -35,8 +35,31 @@
 //!   back asynchronously. The same code runs natively (the tests) and in the worker.
 //! - `worker` (feature `worker`): the engine worker's wasm entry.
 //! - [`client`]: the page's engine client as a state machine (events in, commands out).
-//! - [`teach`]: page-only knowledge, tested natively.
+//! - [`teach`]: page-only knowledge, tested natively, in rooms of one concern each.
 //! - `ui` (feature `ui`): the Leptos page.
+//!
+//! ## Who imports whom
+//!
+//! Every room and the rooms it imports, as the code has it (`tests/structure.rs` reads the `use`
+//! lines, checks there is no circle, and fails when this table differs from them):
+//!
+//! | room | imports |
+//! |---|---|
+//! | `client` | `model` |
+//! | `engine` | `model`, `ops` |
+//! | `model` | — |
+//! | `ops` | `model` |
+//! | `teach::chart` | `model` |
+//! | `teach::code` | `model` |
+//! | `teach::export` | `model`, `teach::code`, `teach::numbers` |
+//! | `teach::form` | `model`, `teach::input` |
+//! | `teach::input` | `model`, `teach::numbers` |
+//! | `teach::link` | `model`, `teach::form` |
+//! | `teach::numbers` | `model` |
+//! | `teach::routing` | `model`, `teach::code` |
+//! | `teach::words` | `model`, `teach::code`, `teach::form`, `teach::numbers`, `teach::routing` |
+//! | `ui` | `client`, `model`, `teach::chart`, `teach::code`, `teach::export`, `teach::form`, `teach::input`, `teach::link`, `teach::numbers`, `teach::routing`, `teach::words` |
+//! | `worker` | `engine`, `model`, `ops` |
 //!
 //! Features: `engine` and `teach` (default), `worker` (engine + browser bindings, built without
 //! `teach`), `ui` (the page: `teach` without burn). So editing the page never rebuilds the engine,

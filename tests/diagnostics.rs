@@ -28,9 +28,9 @@ mod projects;
 use burn_extension_playground::model::catalog::FusionForm;
 use burn_extension_playground::model::scenario::{BackendChoice, Declaration, Fix, OpKind};
 use burn_extension_playground::ops;
-use burn_extension_playground::teach::diagnostics::FUSION_DIAGNOSTICS;
-use burn_extension_playground::teach::export::{Project, export};
+use burn_extension_playground::teach::export::project::{Project, export};
 use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::routing::diagnostics::FUSION_DIAGNOSTICS;
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -20,8 +20,8 @@ use std::process::{Command, Stdio};
 
 use burn_extension_playground::model::catalog::{AutodiffDeclared, Declaration, FusionForm};
 use burn_extension_playground::model::scenario::OpKind;
-use burn_extension_playground::teach::diagnostics::fusion_diagnostic;
-use burn_extension_playground::teach::expanded;
+use burn_extension_playground::teach::routing::diagnostics::fusion_diagnostic;
+use burn_extension_playground::teach::routing::expanded;
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -32,10 +32,12 @@ use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
 use burn_extension_playground::ops;
-use burn_extension_playground::teach::explain::FixAction;
-use burn_extension_playground::teach::export::{CallSite, Project, Shown, call_code, export, zip};
-use burn_extension_playground::teach::form::{Form, autodiff_name, backend_name, fix_name};
-use burn_extension_playground::teach::training::training_call_site;
+use burn_extension_playground::teach::code::snippets::{CallSite, call_code, training_call_site};
+use burn_extension_playground::teach::export::project::{Project, Shown, export};
+use burn_extension_playground::teach::export::zip::zip;
+use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::link::words::LinkWord;
+use burn_extension_playground::teach::words::explain::FixAction;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde::Deserialize;
 
@@ -185,7 +187,7 @@ fn row_form(row: &Row, inputs: &BTreeMap<String, Inputs>) -> Form {
     let declaration = *Declaration::ALL
         .iter()
         .find(|declaration| {
-            autodiff_name(declaration.autodiff()) == row.declares_autodiff
+            declaration.autodiff().word() == row.declares_autodiff
                 && declaration.flex() == row.declares_flex
         })
         .expect("a catalog line");
@@ -196,14 +198,8 @@ fn row_form(row: &Row, inputs: &BTreeMap<String, Inputs>) -> Form {
     form.declaration = declaration;
     form.grad_context = row.grad_context;
     form.require_grad = row.require_grad;
-    form.fix = *Fix::ALL
-        .iter()
-        .find(|fix| fix_name(**fix) == row.fix)
-        .expect("a fix");
-    form.backend = *BackendChoice::ALL
-        .iter()
-        .find(|backend| backend_name(**backend) == row.backend)
-        .expect("a backend");
+    form.fix = Fix::from_word(&row.fix).expect("a fix");
+    form.backend = BackendChoice::from_word(&row.backend).expect("a backend");
     form
 }
 
@@ -544,7 +540,7 @@ fn main() {
                 format!(
                     "the_call_in_a_training_model::{}::{}",
                     op.name(),
-                    fix_name(fix)
+                    fix.word()
                 ),
                 move || check_training_call(op, fix),
             ));

@@ -4,8 +4,10 @@ use burn_extension_playground::model::outcome::{ImplCall, Phase, Stage, Values};
 use burn_extension_playground::model::scenario::{
     BackendChoice, Declaration, Fix, IntInput, OpArgs, OpKind, Scenario,
 };
-use burn_extension_playground::teach::form::{Form, MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem};
-use burn_extension_playground::teach::present::{short_path, values_text};
+use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::link::query::{MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem};
+use burn_extension_playground::teach::numbers::values_text;
+use burn_extension_playground::teach::words::present::short_path;
 use proptest::prelude::*;
 
 #[test]
@@ -218,14 +220,14 @@ fn impl_lines_name_type_op_and_pass() {
         implementor: "CubeBackend".into(),
     };
     assert_eq!(
-        burn_extension_playground::teach::present::impl_text(&call),
+        burn_extension_playground::teach::words::present::impl_text(&call),
         "CubeBackend::scale (backward)"
     );
 }
 
 #[test]
 fn routing_messages_are_read_from_the_generated_code() {
-    use burn_extension_playground::teach::expanded::{RoutingPanic, panic_prefix};
+    use burn_extension_playground::teach::routing::expanded::{RoutingPanic, panic_prefix};
     assert_eq!(
         panic_prefix(RoutingPanic::Fallback),
         Some("Backend not supported for custom op ")
@@ -268,11 +270,14 @@ mod training_fields {
     use burn_extension_playground::model::training::{
         LossPoint, OptimizerChoice, ParamReport, TrainEnd, TrainReport, TrainSettings,
     };
+    use burn_extension_playground::teach::chart::chart;
     use burn_extension_playground::teach::form::Form;
-    use burn_extension_playground::teach::present::significant;
-    use burn_extension_playground::teach::training::{
-        TrainField, TrainInputError, TrainTexts, chart, end_text, largest_gap, loss_text,
-        params_text, parse_settings,
+    use burn_extension_playground::teach::input::settings::{
+        TrainField, TrainInputError, TrainTexts, parse_settings,
+    };
+    use burn_extension_playground::teach::numbers::significant;
+    use burn_extension_playground::teach::words::training::{
+        end_text, largest_gap, loss_text, params_text,
     };
 
     fn texts(steps: &str, learning_rate: &str) -> TrainTexts {
@@ -613,7 +618,7 @@ fn the_catalog_spells_each_declaration_as_written() {
 mod explanations_from_facts {
     use burn_extension_playground::model::outcome::{PanicReport, RoutingTensor};
     use burn_extension_playground::model::scenario::Declaration;
-    use burn_extension_playground::teach::explain::PanicKind;
+    use burn_extension_playground::teach::words::explain::PanicKind;
 
     fn report(message: &str, backend: &str, wrapped: bool, context: bool) -> PanicReport {
         PanicReport {
@@ -736,8 +741,8 @@ mod explanations_from_facts {
 
 mod routing_diff {
     use burn_extension_playground::model::scenario::{Declaration, OpKind};
-    use burn_extension_playground::teach::diff::{Change, routing_diff};
-    use burn_extension_playground::teach::expanded;
+    use burn_extension_playground::teach::routing::diff::{Change, routing_diff};
+    use burn_extension_playground::teach::routing::expanded;
 
     /// For every op and every pair of declarations, the diff's lines give back both expansions:
     /// the unchanged and added lines the shown one, the unchanged and removed lines the compared

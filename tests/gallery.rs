@@ -5,7 +5,7 @@ use burn_extension_playground::engine::Engine;
 use burn_extension_playground::model::gallery_case::GalleryCase;
 use burn_extension_playground::model::outcome::{CaseOutcome, Outcome};
 use burn_extension_playground::teach::form::Form;
-use burn_extension_playground::teach::gallery::{CARDS, CardScenario};
+use burn_extension_playground::teach::words::gallery::{CARDS, CardScenario};
 
 /// One engine for the whole file: burn initialises the wgpu runtime once per process.
 fn engine() -> &'static Engine {
@@ -108,7 +108,7 @@ fn unreachable_cards_say_so() {
 /// markers, so they cannot be a second copy (here: they are found, whole, in that source).
 #[test]
 fn each_snippet_is_the_engines_code() {
-    use burn_extension_playground::teach::gallery::snippet;
+    use burn_extension_playground::teach::words::gallery::snippet;
     let source = include_str!("../src/engine/gallery.rs");
     let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     for case in GalleryCase::ALL {

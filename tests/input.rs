@@ -2,7 +2,7 @@
 //! text makes the parser panic.
 
 use burn_extension_playground::model::scenario::{FloatInput, IntInput, OpArgs, OpKind};
-use burn_extension_playground::teach::input::{
+use burn_extension_playground::teach::input::args::{
     ArgsError, Field, InputError, MAX_ELEMENTS, MAX_INT_MAGNITUDE, MAX_TEXT_BYTES, parse_args,
     parse_float_scalar, parse_float_tensor, parse_int_scalar, parse_int_tensor,
 };

@@ -28,17 +28,19 @@ use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
 use burn_extension_playground::ops;
-use burn_extension_playground::teach::diagnostics::fusion_diagnostic;
-use burn_extension_playground::teach::expanded;
-use burn_extension_playground::teach::explain::{FixContext, PanicKind, fixes};
-use burn_extension_playground::teach::export::{CallSite, input_code};
-use burn_extension_playground::teach::form::{
-    Form, autodiff_name, backend_name, fix_name, fusion_name,
+use burn_extension_playground::teach::code::snippets::{CallSite, input_code};
+use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::link::words::LinkWord;
+use burn_extension_playground::teach::numbers::{shape_text, values_text};
+use burn_extension_playground::teach::routing::diagnostics::fusion_diagnostic;
+use burn_extension_playground::teach::routing::expanded;
+use burn_extension_playground::teach::routing::route_view::{
+    Highlight, Observed, locate, locate_queued,
 };
-use burn_extension_playground::teach::present::{
-    impl_text, panic_location_text, route_title, shape_text, values_text,
+use burn_extension_playground::teach::words::explain::{FixContext, PanicKind, fixes};
+use burn_extension_playground::teach::words::present::{
+    impl_text, panic_location_text, route_title,
 };
-use burn_extension_playground::teach::route_view::{Highlight, Observed, locate, locate_queued};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde::{Deserialize, Serialize};
 
@@ -107,8 +109,8 @@ impl Cell {
             } else {
                 "no_require_grad"
             },
-            fix_name(self.fix),
-            backend_name(self.backend),
+            self.fix.word(),
+            self.backend.word(),
         )
     }
 
@@ -669,7 +671,7 @@ fn check_routing_panic(cell: &Cell, message: &str, report: &PanicReport) -> Resu
         )
     } else {
         (
-            format!("src/ops/{}/mod.rs", cell.op.name()),
+            format!("src/ops/{}/declarations.rs", cell.op.name()),
             "declaration_catalog!(stamp_declarations! {".to_owned(),
         )
     };
@@ -823,17 +825,17 @@ impl GoldenRow {
         let lines: Vec<&str> = source.lines().collect();
         let mut row = GoldenRow {
             op: cell.op.name().to_owned(),
-            declares_autodiff: autodiff_name(cell.declaration.autodiff()).to_owned(),
+            declares_autodiff: cell.declaration.autodiff().word().to_owned(),
             declares_flex: cell.declaration.flex(),
             declares_fusion: if FUSION {
-                fusion_name(cell.declaration.fusion()).to_owned()
+                cell.declaration.fusion().word().to_owned()
             } else {
                 String::new()
             },
             grad_context: cell.grad_context,
             require_grad: cell.require_grad,
-            fix: fix_name(cell.fix).to_owned(),
-            backend: backend_name(cell.backend).to_owned(),
+            fix: cell.fix.word().to_owned(),
+            backend: cell.backend.word().to_owned(),
             outcome: String::new(),
             route: None,
             output: None,

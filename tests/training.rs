@@ -28,8 +28,8 @@ use burn_extension_playground::model::scenario::{
 use burn_extension_playground::model::training::{
     LossPoint, OptimizerChoice, TrainEnd, TrainOutcome, TrainReport, TrainRequest, TrainSettings,
 };
-use burn_extension_playground::teach::form::{autodiff_name, backend_name, fix_name, fusion_name};
-use burn_extension_playground::teach::present::impl_text;
+use burn_extension_playground::teach::link::words::LinkWord;
+use burn_extension_playground::teach::words::present::impl_text;
 
 #[path = "claims/mod.rs"]
 mod claims;
@@ -106,8 +106,8 @@ impl Cell {
             "{}::declared_{}::fix_{}::{}",
             self.op.name(),
             self.declaration.module(),
-            fix_name(self.fix),
-            backend_name(self.backend)
+            self.fix.word(),
+            self.backend.word()
         )
     }
 
@@ -375,10 +375,10 @@ fn check(cell: Cell) -> Result<GoldenRow, Failed> {
         &|| false,
     ));
     let mut row = GoldenRow {
-        declares_autodiff: autodiff_name(cell.declaration.autodiff()).to_owned(),
+        declares_autodiff: cell.declaration.autodiff().word().to_owned(),
         declares_flex: cell.declaration.flex(),
         declares_fusion: if FUSION {
-            fusion_name(cell.declaration.fusion()).to_owned()
+            cell.declaration.fusion().word().to_owned()
         } else {
             String::new()
         },

@@ -1,5 +1,5 @@
 //! Runs the gallery's burn snippets ([`GalleryCase`]). The code between each `// case:` and
-//! `// end case` line below is what the snippet's card shows (`teach::gallery` cuts it out of
+//! `// end case` line below is what the snippet's card shows (`teach::words::gallery` cuts it out of
 //! this file), so the page shows exactly the code that runs: `gpu` is the WebGPU device, `cpu`
 //! is `Device::flex()`.
 

@@ -1,5 +1,5 @@
 //! The gallery's burn snippets, as the page asks the engine to run them. The code each one runs
-//! is in `engine::gallery`; the text its card shows, in `teach::gallery`.
+//! is in `engine::gallery`; the text its card shows, in `teach::words::gallery`.
 
 use serde::{Deserialize, Serialize};
 

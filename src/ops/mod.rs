@@ -203,3 +203,22 @@ macro_rules! autodiff_impl {
     };
 }
 pub(crate) use autodiff_impl;
+
+/// The catalog lines an op whose concrete impls are empty (its default trait body is the forward:
+/// leaky_relu, shift_ids) builds under, as cfg predicates (see [`stamp_declarations!`]): without
+/// `Fusion` always (the empty impl for `Cube` takes the default body, whatever `Cube` is), with
+/// `Fusion` only when burn's fusion is on.
+macro_rules! default_body_builds {
+    ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [all()] $($line)* } };
+    ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
+}
+pub(crate) use default_body_builds;
+
+/// `#[fusion(meta = same_spec)]`: the output's spec is the input's, whatever the op's parameter.
+#[cfg(feature = "fusion")]
+pub fn same_spec<P>(
+    input: &burn::backend::fusion::custom::TensorSpec,
+    _param: &P,
+) -> burn::backend::fusion::custom::TensorSpec {
+    input.clone()
+}

@@ -1,31 +1,36 @@
 //! What the page knows and says: from text typed to the words shown. Page-only, plain Rust,
 //! tested natively; the engine never imports it.
 //!
-//! - [`input`]: the fields' text → typed op arguments, with a message per mistake.
-//! - [`form`]: the editable state, and its form in the URL.
-//! - [`expanded`]: the routing rustc expanded for every op and declaration, shipped with the
-//!   page.
-//! - [`route_view`]: the arm of that code a run went through, from what the run observed.
-//! - [`diff`]: what one declaration's routing adds to another's, line by line and in words.
-//! - [`diagnostics`]: what rustc says about a declaration that does not build in an engine.
-//! - [`highlight`]: Rust syntax colouring for the code views.
-//! - [`explain`]: what a panic means, and the fixes for it.
-//! - [`present`]: numbers, paths and routes as the page words them.
-//! - [`gallery`]: the related-errors cards.
-//! - [`training`]: the training fields, the loss chart, how a training run ended.
-//! - [`export`]: the scenario as a Cargo project that reproduces it natively.
-//! - [`tour`]: the guided first visit's steps.
+//! ```text
+//!   link ──▶ form ◀──── words ───▶ routing ──▶ code ◀── export
+//!              │          │  └────────────────────▶┘       │
+//!              ▼          ▼                                 │
+//!            input ──▶ numbers ◀────────────────────────────┘        chart
+//! ```
+//!
+//! Every room also imports `model`; the crate doc's table (checked by `tests/structure.rs`) is the
+//! exact list.
+//!
+//! - [`input`]: the fields' text → typed op arguments and training settings, a message per
+//!   mistake.
+//! - [`form`]: the editable state, and the scenario it runs.
+//! - [`link`]: the form in the URL, and the link's words.
+//! - [`words`]: what the page says about a run: values and routes, what a panic means and its
+//!   fixes, training, the gallery, the tour.
+//! - [`code`]: the Rust the page writes: the op's declaration cut from the engine's own source,
+//!   and the statements around its call.
+//! - [`export`]: the scenario as a Cargo project that reproduces it natively, and its `.zip`.
+//! - [`routing`]: the generated routing shipped with the page, the arm a run went through, the
+//!   diff between two declarations, rustc's words for what does not build, highlighting.
+//! - [`numbers`]: numbers as the page writes them (values, losses, shapes).
+//! - [`chart`]: the training loss chart's geometry.
 
-pub mod diagnostics;
-pub mod diff;
-pub mod expanded;
-pub mod explain;
+pub mod chart;
+pub mod code;
 pub mod export;
 pub mod form;
-pub mod gallery;
-pub mod highlight;
 pub mod input;
-pub mod present;
-pub mod route_view;
-pub mod tour;
-pub mod training;
+pub mod link;
+pub mod numbers;
+pub mod routing;
+pub mod words;

@@ -11,9 +11,10 @@ use super::state::{Change, use_playground};
 use super::url;
 use crate::model::catalog::FusionForm;
 use crate::model::scenario::{AutodiffDeclared, BackendChoice, Fix, OpKind};
-use crate::teach::export::fusion_attribute;
+use crate::teach::code::op_sources::fusion_attribute;
 use crate::teach::form::Form;
-use crate::teach::input::{ArgsError, Field};
+use crate::teach::input::args::{ArgsError, Field};
+use crate::teach::link::words::LinkWord;
 
 fn op_summary(op: OpKind) -> &'static str {
     match op {
@@ -112,7 +113,7 @@ pub fn Controls() -> impl IntoView {
                     <input
                         type="radio"
                         name="declares-autodiff"
-                        value=crate::teach::form::autodiff_name(autodiff)
+                        value=autodiff.word()
                         prop:checked=move || form.with(|form| form.declaration.autodiff() == autodiff)
                         on:change=move |_| edit(Change::Toggle, Box::new(move |form| {
                             form.declaration = form.declaration.with_autodiff(autodiff).unwrap_or(form.declaration);
@@ -135,7 +136,7 @@ pub fn Controls() -> impl IntoView {
             };
             view! {
                 <option
-                    value=crate::teach::form::fusion_name(fusion)
+                    value=fusion.word()
                     selected=move || form.with(|form| form.declaration.fusion() == fusion)
                     disabled=move || !available() && fusion != FusionForm::None
                 >
@@ -153,7 +154,7 @@ pub fn Controls() -> impl IntoView {
                     <input
                         type="radio"
                         name="fix"
-                        value=crate::teach::form::fix_name(fix)
+                        value=fix.word()
                         prop:checked=move || form.with(|form| form.fix == fix)
                         on:change=move |_| edit(Change::Toggle, Box::new(move |form| form.fix = fix))
                     />
@@ -177,7 +178,7 @@ pub fn Controls() -> impl IntoView {
                     <input
                         type="radio"
                         name="backend"
-                        value=crate::teach::form::backend_name(backend)
+                        value=backend.word()
                         prop:checked=move || form.with(|form| form.backend == backend)
                         prop:disabled=disabled
                         on:change=move |_| edit(Change::Toggle, Box::new(move |form| form.backend = backend))
@@ -258,7 +259,7 @@ pub fn Controls() -> impl IntoView {
                             let value = event_target_value(&event);
                             if let Some(fusion) = FusionForm::ALL
                                 .into_iter()
-                                .find(|&fusion| crate::teach::form::fusion_name(fusion) == value)
+                                .find(|&fusion| fusion.word() == value)
                             {
                                 edit(Change::Toggle, Box::new(move |form| {
                                     form.declaration = form.declaration.with_fusion(fusion).unwrap_or(form.declaration);

@@ -7,7 +7,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::state::use_playground;
 use crate::client::machine::Reply;
 use crate::model::scenario::Scenario;
-use crate::teach::export::{Project, Shown, export, zip};
+use crate::teach::export::project::{Project, Shown, export};
+use crate::teach::export::zip::zip;
 
 /// What a reply showed, as the exported program shows it.
 fn shown(reply: &Reply) -> Option<Shown> {

@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use super::state::use_playground;
 use crate::client::machine::Reply;
 use crate::model::outcome::CaseOutcome;
-use crate::teach::gallery::{CARDS, Card, CardScenario};
-use crate::teach::present::panic_location_text;
+use crate::teach::words::gallery::{CARDS, Card, CardScenario};
+use crate::teach::words::present::panic_location_text;
 
 /// All cards. A scenario card loads its scenario into the controls, runs it and scrolls to the
 /// outcome; a snippet card runs in the engine and shows its result in place.
@@ -53,7 +53,7 @@ fn GalleryCard(card: &'static Card) -> impl IntoView {
         CardScenario::Case(case) => {
             let case = *case;
             view! {
-                <pre class="snippet" tabindex="0"><code>{crate::teach::gallery::snippet(case)}</code></pre>
+                <pre class="snippet" tabindex="0"><code>{crate::teach::words::gallery::snippet(case)}</code></pre>
                 <button type="button" class="card-button" prop:disabled=move || running.get() on:click=move |_| {
                     running.set(true);
                     leptos::task::spawn_local(async move {

@@ -7,12 +7,15 @@ use super::state::{Change, LastRun, use_playground};
 use crate::client::machine::Reply;
 use crate::model::outcome::{Completed, Outcome, PanicReport};
 use crate::model::scenario::{Declaration, OpKind};
-use crate::teach::diagnostics::{fusion_diagnostic, list_fusion_fix, list_fusion_fix_text};
-use crate::teach::explain::{FixContext, PanicKind, fixes};
-use crate::teach::export::{CallSite, input_code};
-use crate::teach::present::{
+use crate::teach::code::snippets::{CallSite, input_code};
+use crate::teach::numbers::{shape_text, values_text};
+use crate::teach::routing::diagnostics::{
+    fusion_diagnostic, list_fusion_fix, list_fusion_fix_text,
+};
+use crate::teach::words::explain::{FixContext, PanicKind, fixes};
+use crate::teach::words::present::{
     backend_text, impl_text, missing_gradient_reason, panic_location_text, route_explanation,
-    route_title, shape_text, values_text,
+    route_title,
 };
 
 /// The outcome panel: the last run's card, marked as out of date while a field does not parse.

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::model::scenario::{OpArgs, OpKind, Scenario};
 use crate::teach::form::{Form, OpTexts};
-use crate::teach::input::ArgsError;
+use crate::teach::input::args::ArgsError;
 
 struct Parsed {
     op: OpKind,

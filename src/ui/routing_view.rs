@@ -12,11 +12,11 @@ use super::state::{Change, Playground, use_playground};
 use crate::client::machine::Reply;
 use crate::model::outcome::{Outcome, Phase};
 use crate::model::scenario::{Declaration, OpKind};
-use crate::teach::diff::routing_diff;
-use crate::teach::expanded;
-use crate::teach::form::declaration_label;
-use crate::teach::highlight;
-use crate::teach::route_view::{Highlight, Observed, locate, locate_queued};
+use crate::teach::routing::diff::routing_diff;
+use crate::teach::routing::expanded;
+use crate::teach::routing::highlight;
+use crate::teach::routing::route_view::{Highlight, Observed, locate, locate_queued};
+use crate::teach::words::present::declaration_label;
 
 /// What the code box shows: an op's expansion under a declaration, maybe diffed against
 /// another's.

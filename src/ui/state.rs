@@ -13,9 +13,10 @@ use super::parse_cache::ParseCache;
 use super::url::{self, HistoryMode};
 use crate::client::machine::{Reply, SpareState, Status};
 use crate::model::scenario::Scenario;
-use crate::teach::explain::FixAction;
-use crate::teach::form::{Form, UrlNotice};
-use crate::teach::input::ArgsError;
+use crate::teach::form::Form;
+use crate::teach::input::args::ArgsError;
+use crate::teach::link::query::UrlNotice;
+use crate::teach::words::explain::FixAction;
 
 /// Pause after typing before a re-run, in milliseconds.
 const TYPING_DEBOUNCE_MS: u32 = 300;

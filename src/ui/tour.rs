@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::state::{Change, use_playground};
-use crate::teach::tour::{TOUR, TourAction};
+use crate::teach::words::tour::{TOUR, TourAction};
 
 const STORAGE_KEY: &str = "tour";
 

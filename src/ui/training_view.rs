@@ -11,12 +11,16 @@ use crate::client::machine::{Reply, RequestId};
 use crate::model::training::{
     LossPoint, MAX_STEPS, OptimizerChoice, TrainOutcome, TrainReport, TrainRequest,
 };
-use crate::teach::explain::FixContext;
-use crate::teach::present::{backend_text, impl_text, significant};
-use crate::teach::training::{
-    CHART_HEIGHT, CHART_WIDTH, PLOT_LEFT, TrainField, chart, end_text, group_thousands,
-    largest_gap, loss_text, model_text, optimizer_name, params_text, request_text,
-    training_call_site,
+use crate::teach::chart::{CHART_HEIGHT, CHART_WIDTH, PLOT_LEFT, chart};
+use crate::teach::code::snippets::training_call_site;
+use crate::teach::input::settings::TrainField;
+use crate::teach::link::words::LinkWord;
+use crate::teach::numbers::group_thousands;
+use crate::teach::numbers::significant;
+use crate::teach::words::explain::FixContext;
+use crate::teach::words::present::{backend_text, impl_text};
+use crate::teach::words::training::{
+    end_text, largest_gap, loss_text, model_text, params_text, request_text,
 };
 
 /// The training panel's state.
@@ -121,7 +125,7 @@ pub fn TrainingPanel() -> impl IntoView {
         .into_iter()
         .map(|optimizer| {
             view! {
-                <option value=optimizer_name(optimizer) selected=move || form.with(|form| form.optimizer == optimizer)>
+                <option value=optimizer.word() selected=move || form.with(|form| form.optimizer == optimizer)>
                     {match optimizer {
                         OptimizerChoice::Adam => "Adam",
                         OptimizerChoice::Sgd => "SGD",
@@ -183,7 +187,7 @@ pub fn TrainingPanel() -> impl IntoView {
                         id="train-optimizer"
                         on:change=move |event| {
                             let value = event_target_value(&event);
-                            if let Some(optimizer) = OptimizerChoice::ALL.into_iter().find(|&o| optimizer_name(o) == value) {
+                            if let Some(optimizer) = OptimizerChoice::from_word(&value) {
                                 playground.edit(Change::Typing, move |form| form.optimizer = optimizer);
                             }
                         }

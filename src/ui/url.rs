@@ -6,7 +6,8 @@
 
 use wasm_bindgen::JsValue;
 
-use crate::teach::form::{Form, UrlNotice};
+use crate::teach::form::Form;
+use crate::teach::link::query::UrlNotice;
 
 /// How a change is recorded in the session history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

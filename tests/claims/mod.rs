@@ -22,20 +22,22 @@ use burn_extension_playground::model::scenario::{
 use burn_extension_playground::model::training::{
     HIDDEN, LEAKY_SLOPE, SCALE_FACTOR, SHIFT, TrainEnd, TrainOutcome, TrainReport, TrainRequest,
 };
-use burn_extension_playground::teach::diagnostics::{list_fusion_fix, list_fusion_fix_text};
-use burn_extension_playground::teach::expanded;
-use burn_extension_playground::teach::explain::{
+use burn_extension_playground::teach::code::op_sources::fusion_attribute;
+use burn_extension_playground::teach::code::snippets::{CallSite, input_code, training_call_site};
+use burn_extension_playground::teach::export::project::{Project, export};
+use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::routing::diagnostics::{
+    list_fusion_fix, list_fusion_fix_text,
+};
+use burn_extension_playground::teach::routing::expanded;
+use burn_extension_playground::teach::words::explain::{
     FixAction, FixContext, FixOffer, PanicKind, fixes,
 };
-use burn_extension_playground::teach::export::{
-    CallSite, Project, export, fusion_attribute, input_code,
-};
-use burn_extension_playground::teach::form::Form;
-use burn_extension_playground::teach::present::{
+use burn_extension_playground::teach::words::present::{
     missing_gradient_reason, route_explanation, route_title,
 };
-use burn_extension_playground::teach::training::{
-    end_text, loss_text, model_text, params_text, request_text, training_call_site,
+use burn_extension_playground::teach::words::training::{
+    end_text, loss_text, model_text, params_text, request_text,
 };
 use libtest_mimic::Failed;
 

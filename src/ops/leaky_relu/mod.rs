@@ -12,7 +12,9 @@ use burn::backend::{
 };
 use burn::tensor::{Tensor, activation};
 
-use super::{stamp_declarations, trace};
+#[cfg(feature = "fusion")]
+use super::same_spec;
+use super::{default_body_builds, stamp_declarations, trace};
 use crate::model::catalog::{Declaration, declaration_catalog};
 
 /// Declares the `LeakyReluOps` trait, with its default body, under the given selectors and
@@ -46,23 +48,6 @@ macro_rules! declare_leaky_relu_ops {
     };
 }
 
-/// The catalog lines `leaky_relu` builds under, as cfg predicates (see `ops::stamp_declarations`):
-/// without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube` is);
-/// with `Fusion` only when burn's fusion is on.
-macro_rules! leaky_relu_builds {
-    ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [all()] $($line)* } };
-    ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
-}
-
-/// `#[fusion(meta = same_spec)]`: the output's spec is the input's.
-#[cfg(feature = "fusion")]
-fn same_spec(
-    x: &burn::backend::fusion::custom::TensorSpec,
-    _slope: &f32,
-) -> burn::backend::fusion::custom::TensorSpec {
-    x.clone()
-}
-
 /// The `Autodiff<B, C>` impl: empty, because the default body composes differentiable
 /// primitives and so serves autodiff too.
 macro_rules! impl_leaky_relu_autodiff {
@@ -73,14 +58,7 @@ macro_rules! impl_leaky_relu_autodiff {
 }
 
 // One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
-declaration_catalog!(stamp_declarations! {
-    op: leaky_relu,
-    declare: declare_leaky_relu_ops,
-    autodiff_impl: impl_leaky_relu_autodiff,
-    builds: leaky_relu_builds,
-    trait: LeakyReluOps,
-    fn leaky_relu(x: FloatTensor<Dispatch>, slope: f32) -> FloatTensor<Dispatch>
-});
+include!("declarations.rs");
 
 // The default body's maths: shared, as text, with the exported Cargo project.
 include!("body.rs");

@@ -21,6 +21,8 @@ use burn::tensor::Tensor;
 use burn_cubecl::{kernel::into_contiguous, tensor::CubeTensor};
 use cubecl::{CubeCount, CubeDim, prelude::InputScalar};
 
+#[cfg(feature = "fusion")]
+use super::same_spec;
 use super::{stamp_declarations, trace};
 use crate::model::catalog::{Declaration, declaration_catalog};
 
@@ -63,15 +65,6 @@ macro_rules! scale_builds {
     ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
 }
 
-/// `#[fusion(meta = same_spec)]`: the output's spec is the input's.
-#[cfg(feature = "fusion")]
-fn same_spec(
-    x: &burn::backend::fusion::custom::TensorSpec,
-    _factor: &f32,
-) -> burn::backend::fusion::custom::TensorSpec {
-    x.clone()
-}
-
 /// Implements the module's `ScaleOps` for `Autodiff<B, C>`, with its `Backward`.
 macro_rules! impl_scale_autodiff {
     () => {
@@ -83,14 +76,7 @@ macro_rules! impl_scale_autodiff {
 }
 
 // One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
-declaration_catalog!(stamp_declarations! {
-    op: scale,
-    declare: declare_scale_ops,
-    autodiff_impl: impl_scale_autodiff,
-    builds: scale_builds,
-    trait: ScaleOps,
-    fn scale(x: FloatTensor<Dispatch>, factor: f32) -> FloatTensor<Dispatch>
-});
+include!("declarations.rs");
 
 // The kernel and the forward passes: shared, as text, with the exported Cargo project.
 include!("kernel.rs");

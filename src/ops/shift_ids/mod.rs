@@ -13,7 +13,9 @@ use burn::backend::{
 };
 use burn::tensor::{Int, Tensor};
 
-use super::{stamp_declarations, trace};
+#[cfg(feature = "fusion")]
+use super::same_spec;
+use super::{default_body_builds, stamp_declarations, trace};
 use crate::model::catalog::{Declaration, declaration_catalog};
 
 /// Declares the `ShiftIdsOps` trait, with its default body, under the given selectors and
@@ -46,23 +48,6 @@ macro_rules! declare_shift_ids_ops {
     };
 }
 
-/// The catalog lines `shift_ids` builds under, as cfg predicates (see `ops::stamp_declarations`):
-/// without `Fusion` always (its empty impl for `Cube` takes the default body, whatever `Cube` is);
-/// with `Fusion` only when burn's fusion is on.
-macro_rules! shift_ids_builds {
-    ($autodiff:ident None, $($line:tt)*) => { $crate::ops::stamp_line! { [all()] $($line)* } };
-    ($autodiff:ident $form:ident, $($line:tt)*) => { $crate::ops::stamp_line! { [feature = "fusion"] $($line)* } };
-}
-
-/// `#[fusion(meta = same_spec)]`: the output's spec is the input's.
-#[cfg(feature = "fusion")]
-fn same_spec(
-    ids: &burn::backend::fusion::custom::TensorSpec,
-    _offset: &i32,
-) -> burn::backend::fusion::custom::TensorSpec {
-    ids.clone()
-}
-
 /// The `Autodiff<B, C>` impl (the default body). Ints carry no gradient, so the generated
 /// routing never calls it, but the `Autodiff` selector makes the routing accept an autodiff
 /// context.
@@ -74,14 +59,7 @@ macro_rules! impl_shift_ids_autodiff {
 }
 
 // One module per catalog line (`cube_flex`, `cube_flex_autodiff`, …), and `dispatch`.
-declaration_catalog!(stamp_declarations! {
-    op: shift_ids,
-    declare: declare_shift_ids_ops,
-    autodiff_impl: impl_shift_ids_autodiff,
-    builds: shift_ids_builds,
-    trait: ShiftIdsOps,
-    fn shift_ids(ids: IntTensor<Dispatch>, offset: i32) -> IntTensor<Dispatch>
-});
+include!("declarations.rs");
 
 // The default body's arithmetic: shared, as text, with the exported Cargo project.
 include!("body.rs");

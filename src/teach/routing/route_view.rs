@@ -7,7 +7,7 @@
 
 use crate::model::outcome::Route;
 use crate::model::scenario::{BackendChoice, Declaration, OpKind};
-use crate::teach::expanded::{RoutingPanic, panic_prefix};
+use crate::teach::routing::expanded::{RoutingPanic, panic_prefix};
 
 /// What a run observed, as far as the routing is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

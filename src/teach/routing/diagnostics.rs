@@ -9,7 +9,7 @@
 use crate::model::scenario::{Declaration, OpKind};
 
 /// The captured diagnostics, as `tests/diagnostics.rs` writes them.
-pub const FUSION_DIAGNOSTICS: &str = include_str!("../ops/diagnostics/fusion.txt");
+pub const FUSION_DIAGNOSTICS: &str = include_str!("../../ops/diagnostics/fusion.txt");
 
 /// What rustc says about `op` declared as `declaration` when burn is built with fusion, if that
 /// does not compile.
@@ -27,7 +27,7 @@ pub fn fusion_diagnostic(op: OpKind, declaration: Declaration) -> Option<&'stati
 /// lists `Flex`, as every `Fusion` line of the catalog does.
 pub fn list_fusion_fix(op: OpKind, declaration: Declaration) -> Option<Declaration> {
     use crate::model::catalog::{AutodiffDeclared, FusionForm};
-    crate::teach::export::fusion_attribute(op, FusionForm::Shape)?;
+    crate::teach::code::op_sources::fusion_attribute(op, FusionForm::Shape)?;
     let autodiff = if declaration.autodiff().in_build() {
         AutodiffDeclared::Listed
     } else {
@@ -43,6 +43,6 @@ pub fn list_fusion_fix_text(op: OpKind, fixed: Declaration) -> String {
     format!(
         "Declare #[backend_extension({})] with {} on the method, and implement the op for CubeBackend, the backend under fusion: the macro then generates the Fusion<B> impl.",
         fixed.selectors(),
-        crate::teach::export::fusion_attribute(op, fixed.fusion()).unwrap_or_default()
+        crate::teach::code::op_sources::fusion_attribute(op, fixed.fusion()).unwrap_or_default()
     )
 }

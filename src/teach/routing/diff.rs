@@ -7,7 +7,7 @@
 use similar::{ChangeTag, TextDiff};
 
 use crate::model::scenario::{Declaration, OpKind};
-use crate::teach::expanded;
+use crate::teach::routing::expanded;
 
 /// How a line of the diff differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

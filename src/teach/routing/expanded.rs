@@ -36,7 +36,7 @@ macro_rules! op_expansions {
                 op: OpKind::$op,
                 declaration: Declaration::$variant,
                 path: concat!("src/ops/expanded/", $op_name, "__", stringify!($module), ".rs"),
-                source: include_str!(concat!("../ops/expanded/", $op_name, "__", stringify!($module), ".rs")),
+                source: include_str!(concat!("../../ops/expanded/", $op_name, "__", stringify!($module), ".rs")),
             },
         )*]
     };

@@ -1,247 +1,27 @@
 //! The scenario as a small Cargo project that reproduces it natively: `Cargo.toml`,
-//! `src/main.rs` and a `README.md`, and a `.zip` of them.
+//! `src/main.rs` and a `README.md` (a `.zip` of them: [`super::zip`]).
 //!
 //! Nothing here is a second copy of the playground's ops: the declaration is the catalog's line,
-//! written as the page ran it ([`Declaration::selectors`]); the trait is cut from the op's own
-//! source (`src/ops/*/mod.rs`), and its implementations, kernel, backward step and default bodies
-//! are the very files the engine compiles (`src/ops/*/`), included here as text, without the
-//! lines that record which implementation ran ([`without_bookkeeping`]). Only the wiring a
-//! person writes around them (imports, the op as a function of tensors, `main`) is written here.
-//!
-//! The fix snippets the page shows are made here too ([`declaration_code`], [`call_code`]), so
-//! each is code of an exported project: `tests/export.rs` builds and runs those projects and
-//! compares what they print, or the panic they raise, with the playground's outcome, which the
-//! README states.
+//! written as the page ran it ([`Declaration::selectors`]); the trait, its implementations, kernel,
+//! backward step and default bodies come from the op's own source ([`crate::teach::code`]). Only
+//! the wiring a person writes around them (imports, the op as a function of tensors, `main`) is
+//! written here. `tests/export.rs` builds and runs those projects and compares what they print, or
+//! the panic they raise, with the playground's outcome, which the README states.
 
 use crate::model::catalog::FusionForm;
 use crate::model::outcome::Outcome;
 use crate::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario,
 };
-use crate::teach::present::{SHOWN_VALUES, values_text};
-
-/// The op's own source files, as the engine compiles them.
-struct OpSources {
-    /// `mod.rs`: the trait is cut from its `declare_*` macro.
-    module: &'static str,
-    /// The implementations for the concrete backends.
-    concrete: &'static str,
-    /// The `Autodiff<B, C>` implementation.
-    autodiff: &'static str,
-    /// What only the `Autodiff<B, C>` implementation needs (scale's `Backward` step).
-    autodiff_support: &'static str,
-    /// The kernel and forward passes, or the default body's maths.
-    support: &'static str,
-}
-
-fn sources(op: OpKind) -> OpSources {
-    match op {
-        OpKind::Scale => OpSources {
-            module: include_str!("../ops/scale/mod.rs"),
-            concrete: include_str!("../ops/scale/concrete.rs"),
-            autodiff: include_str!("../ops/scale/autodiff.rs"),
-            autodiff_support: include_str!("../ops/scale/backward.rs"),
-            support: include_str!("../ops/scale/kernel.rs"),
-        },
-        OpKind::LeakyRelu => OpSources {
-            module: include_str!("../ops/leaky_relu/mod.rs"),
-            concrete: include_str!("../ops/leaky_relu/concrete.rs"),
-            autodiff: include_str!("../ops/leaky_relu/autodiff.rs"),
-            autodiff_support: "",
-            support: include_str!("../ops/leaky_relu/body.rs"),
-        },
-        OpKind::ShiftIds => OpSources {
-            module: include_str!("../ops/shift_ids/mod.rs"),
-            concrete: include_str!("../ops/shift_ids/concrete.rs"),
-            autodiff: include_str!("../ops/shift_ids/autodiff.rs"),
-            autodiff_support: "",
-            support: include_str!("../ops/shift_ids/body.rs"),
-        },
-    }
-}
-
-/// The engine's source as a person writes it: without the lines that record which
-/// implementation ran (`trace::…`), the playground's only bookkeeping inside its ops.
-pub fn without_bookkeeping(text: &str) -> String {
-    text.lines()
-        .filter(|line| !line.contains("trace::"))
-        .map(|line| format!("{line}\n"))
-        .collect()
-}
-
-/// The name the op's tensor argument has (`x`, `ids`): the declare macro passes it to the trait
-/// (`$x`) with its `#[fusion(...)]` attribute, so the two are the same identifier.
-fn tensor_argument(op: OpKind) -> &'static str {
-    if op.takes_int_input() { "ids" } else { "x" }
-}
-
-/// The `#[fusion(...)]` attribute `form` puts on the op's method, as the op's declare macro
-/// writes it (the arm for the form, in `mod.rs`); `None` without the `Fusion` selector, or when
-/// the op has no arm for the form (it does not build).
-pub fn fusion_attribute(op: OpKind, form: FusionForm) -> Option<String> {
-    let arm = format!("] {form:?}) =>");
-    let line = sources(op)
-        .module
-        .lines()
-        .find(|line| line.contains(&arm))?;
-    let (_, rest) = line.split_once("[#[fusion(")?;
-    let (inside, _) = rest.split_once(")]]")?;
-    Some(format!("#[fusion({inside})]"))
-}
-
-/// The op's trait as the engine declares it (cut from its `declare_*` macro in `mod.rs`, from the
-/// doc comment to the closing brace), under `declaration`'s selectors and `#[fusion]` form.
-fn trait_code(op: OpKind, declaration: Declaration) -> String {
-    let lines: Vec<&str> = sources(op).module.lines().collect();
-    let attribute = lines
-        .iter()
-        .position(|line| {
-            line.trim_start()
-                .starts_with("#[burn::backend::backend_extension(")
-        })
-        .expect("the op's declare macro has the attribute");
-    let indent = lines[attribute].len() - lines[attribute].trim_start().len();
-    let first = (0..attribute)
-        .rev()
-        .take_while(|&index| lines[index].trim_start().starts_with("///"))
-        .last()
-        .unwrap_or(attribute);
-    let closing = format!("{}}}", " ".repeat(indent));
-    let last = (attribute..lines.len())
-        .find(|&index| lines[index] == closing)
-        .expect("the trait's closing brace");
-    let argument = format!("${}", tensor_argument(op));
-    let fusion = fusion_attribute(op, declaration.fusion());
-    let text: String = lines[first..=last]
-        .iter()
-        .filter_map(|line| {
-            let trimmed = line.trim_start();
-            if trimmed.starts_with("#[burn::backend::backend_extension(") {
-                Some(format!(
-                    "#[backend_extension({})]\n",
-                    declaration.selectors()
-                ))
-            } else if trimmed == "$($fusion)*" {
-                // The method's `#[fusion(...)]`, at the method's indentation.
-                let method_indent = &line[indent..line.len() - trimmed.len()];
-                fusion
-                    .as_ref()
-                    .map(|fusion| format!("{method_indent}{fusion}\n"))
-            } else {
-                let line = line.get(indent..).unwrap_or("").trim_end();
-                Some(format!(
-                    "{}\n",
-                    line.replace(&argument, tensor_argument(op))
-                ))
-            }
-        })
-        .collect();
-    without_bookkeeping(&text)
-}
-
-/// The cfg attribute the declaration puts on `Autodiff` (`#[cfg(feature = "autodiff")]`), read
-/// from its selectors as written; empty when `Autodiff` is listed plainly or not at all.
-fn autodiff_gate(declaration: Declaration) -> String {
-    declaration
-        .selectors()
-        .split_once("Autodiff:")
-        .map(|(_, cfg)| format!("#[{}]\n", cfg.trim()))
-        .unwrap_or_default()
-}
-
-/// Puts `gate` (a cfg attribute, or nothing) on every item of `items`: after an item's doc
-/// comment, before its first attribute or keyword line.
-fn gated_items(gate: &str, items: &str) -> String {
-    if gate.is_empty() {
-        return items.trim_end().to_owned();
-    }
-    let mut out = String::new();
-    let mut at_item_start = true;
-    for line in items.trim_end().lines() {
-        if at_item_start && !line.trim().is_empty() && !line.starts_with([' ', '/']) {
-            out.push_str(gate);
-            at_item_start = false;
-        }
-        out.push_str(line);
-        out.push('\n');
-        if line == "}" || line.ends_with(';') && !line.starts_with(' ') {
-            at_item_start = true;
-        }
-    }
-    out.trim_end().to_owned()
-}
-
-/// The op's declaration as the page shows it in a fix: the trait under `declaration`'s selectors
-/// and, when the declaration lists `Autodiff`, the op's `Autodiff<B, C>` implementation (behind
-/// the same cfg as the selector). Exactly as it stands in the exported `src/main.rs`.
-pub fn declaration_code(op: OpKind, declaration: Declaration) -> String {
-    let mut code = trait_code(op, declaration).trim_end().to_owned();
-    if declaration.autodiff() != AutodiffDeclared::Absent {
-        code.push_str("\n\n");
-        code.push_str(&gated_items(
-            &autodiff_gate(declaration),
-            &without_bookkeeping(sources(op).autodiff),
-        ));
-    }
-    code
-}
-
-/// Where an op is called: the tensor expression it gets, the name of the result, and the
-/// parameter as a Rust literal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CallSite {
-    /// The tensor argument, e.g. `x.clone()` or `h`.
-    pub input: String,
-    /// The binding of the result, e.g. `y`.
-    pub output: String,
-    /// The parameter, e.g. `2.5` or `1000`.
-    pub param: String,
-}
-
-impl CallSite {
-    /// The call in a single run's exported `main`: on the input `x` (`ids` for an int op),
-    /// with the parameter the run used.
-    pub fn single_run(args: &OpArgs) -> CallSite {
-        let (input, param) = match args {
-            OpArgs::Scale { factor, .. } => ("x.clone()", float_literal(*factor)),
-            OpArgs::LeakyRelu { slope, .. } => ("x.clone()", float_literal(*slope)),
-            OpArgs::ShiftIds { offset, .. } => ("ids", offset.to_string()),
-        };
-        CallSite {
-            input: input.to_owned(),
-            output: "y".to_owned(),
-            param,
-        }
-    }
-}
-
-/// `2.5`, `2.0`, `1e-7`: an `f32` as a Rust literal that reads back exactly.
-pub fn float_literal(value: f32) -> String {
-    format!("{value:?}")
-}
-
-/// The statement that calls `op` at `site` under `fix`: the op through its generated routing, on
-/// the input without autodiff (the no-grad fix), or burn's builtin ops instead (the builtin fix).
-/// Exactly as it stands in an exported `main`.
-pub fn call_code(op: OpKind, fix: Fix, site: &CallSite) -> String {
-    let CallSite {
-        input,
-        output,
-        param,
-    } = site;
-    match (fix, op) {
-        (Fix::None, _) => format!("let {output} = {}({input}, {param});", op.name()),
-        (Fix::Detach, _) => format!(
-            "let {output} = {}({input}.without_autodiff(), {param});",
-            op.name()
-        ),
-        (Fix::Builtin, OpKind::Scale) => format!("let {output} = {input}.mul_scalar({param});"),
-        (Fix::Builtin, OpKind::LeakyRelu) => {
-            format!("let {output} = burn::tensor::activation::leaky_relu({input}, {param});")
-        }
-        (Fix::Builtin, OpKind::ShiftIds) => format!("let {output} = {input}.add_scalar({param});"),
-    }
-}
+use crate::teach::code::op_sources::{
+    autodiff_gate, declaration_code, fusion_attribute, gated_items, shared_function, sources,
+    without_bookkeeping,
+};
+use crate::teach::code::snippets::{
+    CallSite, GRAD_CONTEXT_CODE, REQUIRE_GRAD_CODE, call_code, device_code, float_literal,
+    input_code,
+};
+use crate::teach::numbers::{SHOWN_VALUES, values_text};
 
 /// One file of the project.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -457,34 +237,12 @@ fn concrete_cube(declaration: Declaration) -> &'static str {
     }
 }
 
-/// A function of the op's module source, with its doc comment, without its cfg attribute (the
-/// engine builds it only with fusion; the exported project only has it when it needs it).
-fn module_function(op: OpKind, name: &str) -> Option<String> {
-    let lines: Vec<&str> = sources(op).module.lines().collect();
-    let header = lines
-        .iter()
-        .position(|line| line.starts_with(&format!("fn {name}(")))?;
-    let first = (0..header)
-        .rev()
-        .take_while(|&index| lines[index].starts_with("///") || lines[index].starts_with("#["))
-        .last()
-        .unwrap_or(header);
-    let last = (header..lines.len()).find(|&index| lines[index] == "}")?;
-    Some(
-        lines[first..=last]
-            .iter()
-            .filter(|line| !line.starts_with("#[cfg("))
-            .map(|line| format!("{line}\n"))
-            .collect(),
-    )
-}
-
 /// The op's trait, its implementations, and its kernel or body.
 fn op_source(op: OpKind, declaration: Declaration) -> String {
     let sources = sources(op);
     let mut parts = vec![declaration_code(op, declaration)];
     if declaration.fusion() == FusionForm::Meta
-        && let Some(meta) = module_function(op, "same_spec")
+        && let Some(meta) = shared_function("same_spec")
     {
         parts.push(meta.trim_end().to_owned());
     }
@@ -603,35 +361,6 @@ fn uses(op: OpKind, declaration: Declaration) -> String {
         }
     }
     uses
-}
-
-/// The statement that makes the device a scenario's input lives on.
-pub fn device_code(backend: BackendChoice) -> &'static str {
-    match backend {
-        BackendChoice::Gpu => {
-            "let device = Device::wgpu_options().init().expect(\"a GPU adapter\");"
-        }
-        BackendChoice::Cpu => "let device = Device::flex();",
-    }
-}
-
-/// The statement that puts the device in a grad context, as a training loop does.
-pub const GRAD_CONTEXT_CODE: &str = "let device = device.autodiff();";
-
-/// The statement that marks the input for the autodiff graph.
-pub const REQUIRE_GRAD_CODE: &str = "let x = x.require_grad();";
-
-/// The statement that creates the input tensor from `values`.
-pub fn input_code(args: &OpArgs) -> String {
-    let shape = args.shape();
-    let rank = shape.len();
-    if args.kind().takes_int_input() {
-        format!(
-            "let ids = Tensor::<{rank}, Int>::from_data(TensorData::new(values, {shape:?}), &device);"
-        )
-    } else {
-        format!("let x = Tensor::<{rank}>::from_data(TensorData::new(values, {shape:?}), &device);")
-    }
 }
 
 fn main_fn(scenario: &Scenario) -> String {
@@ -789,69 +518,4 @@ fn readme(name: &str, scenario: &Scenario, shown: Option<&Shown>) -> String {
          {outcome}{feature}",
         title = title(scenario),
     )
-}
-
-/// The project as a `.zip` archive (stored, uncompressed: a few kilobytes of text), its files
-/// in a folder named after the project.
-///
-/// Written here rather than with the `zip` crate: storing three files takes a CRC and two
-/// headers each, where the crate would bring its compressors into the page's wasm.
-pub fn zip(project: &Project) -> Vec<u8> {
-    let mut archive = Vec::new();
-    let mut directory = Vec::new();
-    let entries = project.files.len() as u16;
-    for file in &project.files {
-        let path = format!("{}/{}", project.name, file.path);
-        let data = file.text.as_bytes();
-        let crc = crc32(data);
-        let offset = archive.len() as u32;
-        // Local file header: version 2.0, no flags, stored, no time, sizes, name.
-        archive.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-        archive.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0x21, 0]);
-        archive.extend_from_slice(&crc.to_le_bytes());
-        archive.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        archive.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        archive.extend_from_slice(&(path.len() as u16).to_le_bytes());
-        archive.extend_from_slice(&0u16.to_le_bytes());
-        archive.extend_from_slice(path.as_bytes());
-        archive.extend_from_slice(data);
-        // Its central directory entry.
-        directory.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-        // Made by Unix (3) zip 2.0, so the file mode below is read.
-        directory.extend_from_slice(&[20, 3, 20, 0, 0, 0, 0, 0, 0, 0, 0x21, 0]);
-        directory.extend_from_slice(&crc.to_le_bytes());
-        directory.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        directory.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        directory.extend_from_slice(&(path.len() as u16).to_le_bytes());
-        directory.extend_from_slice(&[0; 8]);
-        directory.extend_from_slice(&0o100_644u32.wrapping_shl(16).to_le_bytes());
-        directory.extend_from_slice(&offset.to_le_bytes());
-        directory.extend_from_slice(path.as_bytes());
-    }
-    let directory_offset = archive.len() as u32;
-    archive.extend_from_slice(&directory);
-    archive.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    archive.extend_from_slice(&[0, 0, 0, 0]);
-    archive.extend_from_slice(&entries.to_le_bytes());
-    archive.extend_from_slice(&entries.to_le_bytes());
-    archive.extend_from_slice(&(directory.len() as u32).to_le_bytes());
-    archive.extend_from_slice(&directory_offset.to_le_bytes());
-    archive.extend_from_slice(&0u16.to_le_bytes());
-    archive
-}
-
-/// CRC-32 (IEEE), as zip checks it.
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }

@@ -176,11 +176,11 @@ pub fn to_html(lines: &[Vec<Token>]) -> String {
 /// compared source (`old`) is classed `line-removed`, carries no index, and is numbered with a
 /// minus sign. Screen readers hear "added" and "removed" before such lines.
 pub fn diff_to_html(
-    diff: &[crate::teach::diff::DiffLine],
+    diff: &[crate::teach::routing::diff::DiffLine],
     new: &[Vec<Token>],
     old: &[Vec<Token>],
 ) -> String {
-    use crate::teach::diff::Change;
+    use crate::teach::routing::diff::Change;
     use std::fmt::Write as _;
     let mut html = String::new();
     for line in diff {

@@ -16,7 +16,7 @@ use crate::model::scenario::{BackendChoice, Declaration, Fix, OpKind};
 use crate::teach::form::Form;
 
 /// The engine's gallery source: each case's code is cut from it.
-const ENGINE_GALLERY: &str = include_str!("../engine/gallery.rs");
+const ENGINE_GALLERY: &str = include_str!("../../engine/gallery.rs");
 
 /// The code the engine runs for `case`, as its card shows it: the lines between the case's
 /// `// case:` and `// end case` markers in `engine/gallery.rs`, dedented (`gpu` is the WebGPU

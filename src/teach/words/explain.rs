@@ -5,17 +5,18 @@
 //! tensor as it entered the generated routing, the step of the run that raised it — and from the
 //! declaration whose generated code ran; never from the toggles of the scenario that was asked
 //! for. Only which fixes apply to it is decided here. Every snippet is code of an exported
-//! project ([`crate::teach::export`]), which `tests/export.rs` builds and runs, and each fix's
+//! project ([`crate::teach::code`]), which `tests/export.rs` builds and runs, and each fix's
 //! description is checked against the run of the fixed scenario (`tests/claims/`).
 
 use crate::model::catalog::FusionForm;
 use crate::model::outcome::{PanicReport, Stage};
 use crate::model::scenario::{AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind};
-use crate::teach::export::{
-    CallSite, GRAD_CONTEXT_CODE, REQUIRE_GRAD_CODE, call_code, declaration_code, device_code,
+use crate::teach::code::op_sources::declaration_code;
+use crate::teach::code::snippets::{
+    CallSite, GRAD_CONTEXT_CODE, REQUIRE_GRAD_CODE, call_code, device_code,
 };
 use crate::teach::form::Form;
-use crate::teach::route_view::Observed;
+use crate::teach::routing::route_view::Observed;
 
 /// The panics the playground explains.
 #[derive(Clone, Debug, PartialEq, Eq)]
