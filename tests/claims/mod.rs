@@ -34,7 +34,7 @@ use burn_extension_playground::teach::words::explain::{
     FixAction, FixContext, FixOffer, PanicKind, fixes,
 };
 use burn_extension_playground::teach::words::present::{
-    missing_gradient_reason, route_explanation, route_title,
+    missing_gradient_reason, panic_location_text, route_explanation, route_title,
 };
 use burn_extension_playground::teach::words::training::{
     end_text, loss_text, model_text, params_text, request_text,
@@ -291,8 +291,19 @@ fn check_meaning(
             declaration.fusion() == FusionForm::WrongShape,
         ),
         (
-            "Reading the output back".into(),
+            "The run recorded the panic".into(),
             report.stage == Some(Stage::ReadBack),
+        ),
+        (
+            format!(
+                "The run recorded the panic at {}, in the read-back step",
+                report
+                    .location
+                    .as_ref()
+                    .map(panic_location_text)
+                    .unwrap_or_default()
+            ),
+            report.stage == Some(Stage::ReadBack) && report.location.is_some(),
         ),
         (
             "In the model's forward pass, the next op took its input's dimensions from that declared shape".into(),

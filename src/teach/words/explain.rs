@@ -17,6 +17,7 @@ use crate::teach::code::snippets::{
 };
 use crate::teach::form::Form;
 use crate::teach::routing::route_view::Observed;
+use crate::teach::words::present::panic_location_text;
 
 /// The panics the playground explains.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +40,12 @@ pub enum PanicKind {
     /// `kernel_ran`: whether the queued kernel had run (recorded itself) before the panic;
     /// `read_back`: whether it was raised reading the output back (else by the next op of a
     /// model's forward pass).
-    FusionShape { kernel_ran: bool, read_back: bool },
+    /// `location`: where the run recorded the panic, as the page shows it.
+    FusionShape {
+        kernel_ran: bool,
+        read_back: bool,
+        location: Option<String>,
+    },
     /// Anything else.
     Other,
 }
@@ -63,6 +69,7 @@ impl PanicKind {
                     .iter()
                     .any(|call| call.implementor == "CubeBackend"),
                 read_back: stage == Stage::ReadBack,
+                location: report.location.as_ref().map(panic_location_text),
             };
         }
         let Some(tensor) = &report.routing_tensor else {
@@ -128,12 +135,15 @@ impl PanicKind {
             PanicKind::FusionShape {
                 kernel_ran,
                 read_back,
+                location,
             } => format!(
                 "Under Fusion the op is queued, and its output's shape is the one the method's #[fusion(shape = …)] declares, worked out before the kernel runs: here the input flattened to one dimension. burn never compares it with the shape the kernel writes. {}{}.",
-                if *read_back {
-                    "Reading the output back, burn took its dimensions from that declared shape and panicked"
-                } else {
-                    "In the model's forward pass, the next op took its input's dimensions from that declared shape and panicked"
+                match (read_back, location) {
+                    (true, Some(location)) => {
+                        format!("The run recorded the panic at {location}, in the read-back step")
+                    }
+                    (true, None) => "The run recorded the panic in the read-back step".to_owned(),
+                    (false, _) => "In the model's forward pass, the next op took its input's dimensions from that declared shape and panicked".to_owned(),
                 },
                 if *kernel_ran {
                     ", after the queued kernel had run"
