@@ -41,6 +41,20 @@ pub(super) struct InFlight {
 }
 
 impl Machine {
+    /// Answers request `id` at once when the engine has failed; returns whether it did.
+    pub(super) fn refuse_if_failed(
+        &self,
+        id: RequestId,
+        sent: Option<&Scenario>,
+        out: &mut Vec<Command>,
+    ) -> bool {
+        let Some(reason) = &self.failed else {
+            return false;
+        };
+        out.push(reply(id, Reply::Failed(reason.clone()), sent.cloned()));
+        true
+    }
+
     /// A scenario run: latest-wins, so it replaces (and supersedes) a queued one.
     pub(super) fn on_run_requested(
         &mut self,
@@ -48,14 +62,13 @@ impl Machine {
         scenario: Scenario,
         out: &mut Vec<Command>,
     ) {
-        if let Some(reason) = &self.failed {
-            out.push(reply(id, Reply::Failed(reason.clone()), Some(scenario)));
-        } else {
-            if let Some((replaced, scenario)) = self.queued_run.replace((id, scenario)) {
-                out.push(reply(replaced, Reply::Superseded, Some(scenario)));
-            }
-            self.pump(out);
+        if self.refuse_if_failed(id, Some(&scenario), out) {
+            return;
         }
+        if let Some((replaced, scenario)) = self.queued_run.replace((id, scenario)) {
+            out.push(reply(replaced, Reply::Superseded, Some(scenario)));
+        }
+        self.pump(out);
     }
 
     /// A gallery snippet: they queue in order.
@@ -65,12 +78,11 @@ impl Machine {
         case: GalleryCase,
         out: &mut Vec<Command>,
     ) {
-        if let Some(reason) = &self.failed {
-            out.push(reply(id, Reply::Failed(reason.clone()), None));
-        } else {
-            self.queued_cases.push_back((id, case));
-            self.pump(out);
+        if self.refuse_if_failed(id, None, out) {
+            return;
         }
+        self.queued_cases.push_back((id, case));
+        self.pump(out);
     }
 
     /// Sends the next waiting request if the current worker is ready and idle.

@@ -15,19 +15,18 @@ impl Machine {
         request: TrainRequest,
         out: &mut Vec<Command>,
     ) {
-        if let Some(reason) = &self.failed {
-            out.push(reply(id, Reply::Failed(reason.clone()), None));
-        } else {
-            if let Some((replaced, _)) = self.queued_train.replace((id, request)) {
-                out.push(reply(replaced, Reply::Superseded, None));
-            }
-            if let Some(in_flight) = &self.in_flight
-                && let Request::Train(running, _) = in_flight.request
-            {
-                self.stop(running, out);
-            }
-            self.pump(out);
+        if self.refuse_if_failed(id, None, out) {
+            return;
         }
+        if let Some((replaced, _)) = self.queued_train.replace((id, request)) {
+            out.push(reply(replaced, Reply::Superseded, None));
+        }
+        if let Some(in_flight) = &self.in_flight
+            && let Request::Train(running, _) = in_flight.request
+        {
+            self.stop(running, out);
+        }
+        self.pump(out);
     }
 
     /// Stop: a waiting run is dropped; the one in flight is asked to end.
