@@ -57,3 +57,58 @@ for (const width of [320, 390, 430]) {
     expect(await playground.sidewaysOverflow()).toBe(0);
   });
 }
+
+test('at 390 px a full-page screenshot shows the text of every line the routing box shows', async ({ browser }) => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const playground = new Playground(page);
+  // The highlighted arm sits far below the first screen: the box is off screen when captured.
+  await playground.open('?op=scale&declares_autodiff=no&grad=on&require_grad=on&fix=none');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = page.locator('.routing pre.code');
+  // The lines inside the box's scrollport that hold text, as rows of the box.
+  const { rect, lines } = await box.evaluate((element) => {
+    const outer = element.getBoundingClientRect();
+    const inView = [...element.querySelectorAll('.line')]
+      .map((line) => ({ rect: line.getBoundingClientRect(), text: line.textContent.replace(/^\d+/, '').trim() }))
+      .filter(({ rect, text }) => text && rect.top >= outer.top && rect.bottom <= outer.bottom);
+    return {
+      rect: { x: outer.x, y: outer.y + window.scrollY, width: outer.width, height: outer.height },
+      lines: inView.map(({ rect }) => ({ top: Math.round(rect.top - outer.top), bottom: Math.round(rect.bottom - outer.top) })),
+    };
+  });
+  expect(lines.length, 'lines with text in the box').toBeGreaterThan(10);
+  const shot = await page.screenshot({ fullPage: true, clip: rect });
+  // Per row of the capture, how many pixels differ from the row's most common colour (its
+  // background, highlighted or not): a row through painted text has many, a blank one none but
+  // the focus line's left border.
+  const ink = await page.evaluate(async (png) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${png}`;
+    await image.decode();
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const { data, width, height } = context.getImageData(0, 0, image.width, image.height);
+    const rows = [];
+    for (let y = 0; y < height; y++) {
+      const counts = new Map();
+      for (let x = 0; x < width; x++) {
+        const at = (y * width + x) * 4;
+        const colour = (data[at] << 16) | (data[at + 1] << 8) | data[at + 2];
+        counts.set(colour, (counts.get(colour) ?? 0) + 1);
+      }
+      const background = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+      let count = 0;
+      for (let x = 0; x < width; x++) {
+        const at = (y * width + x) * 4;
+        const distance = Math.abs(data[at] - (background >> 16)) + Math.abs(data[at + 1] - ((background >> 8) & 255))
+          + Math.abs(data[at + 2] - (background & 255));
+        if (distance > 96) count++;
+      }
+      rows.push(count);
+    }
+    return rows;
+  }, shot.toString('base64'));
+  const blank = lines.filter(({ top, bottom }) => ink.slice(top, bottom).every((count) => count <= 8));
+  expect(blank, 'lines of the box that came out blank').toEqual([]);
+});

@@ -166,6 +166,7 @@ pub fn RoutingView() -> impl IntoView {
         if let Some(line) = first_focus.and_then(|index| line_element(&code_box, index)) {
             scroll_to_middle(&code_box, &line);
         }
+        show_scrolled_lines(&code_box);
         Some(Shown { key, marks, queued })
     });
 
@@ -208,7 +209,17 @@ pub fn RoutingView() -> impl IntoView {
                     " Lines marked + are only in this declaration's routing, − only in the one compared."
                 </p>
             })}
-            <pre class="code" node_ref=code_box tabindex="0" aria-label="Generated routing code"></pre>
+            <pre
+                class="code"
+                node_ref=code_box
+                tabindex="0"
+                aria-label="Generated routing code"
+                on:scroll=move |_| {
+                    if let Some(code_box) = code_box.get_untracked() {
+                        show_scrolled_lines(&code_box);
+                    }
+                }
+            ></pre>
         </section>
     }
 }
@@ -256,6 +267,44 @@ fn line_element(code_box: &web_sys::HtmlElement, index: usize) -> Option<web_sys
         .query_selector(&format!("[data-line=\"{index}\"]"))
         .ok()??;
     line.dyn_into().ok()
+}
+
+/// How many lines above and below the box's scrollport are painted whatever the page's scroll.
+const SHOWN_MARGIN: usize = 24;
+
+/// Marks the lines inside the box's scrollport (and a margin) `data-shown`, which the style
+/// paints even while the box is off screen: elsewhere `content-visibility: auto` skips the lines
+/// the page's viewport does not reach, and a capture of the whole page (a full-page screenshot,
+/// print) would find the box blank. Every line is one line of text high (a diff's removed lines
+/// too), so the scroll offset says which are in view.
+fn show_scrolled_lines(code_box: &web_sys::HtmlElement) {
+    let Some(first) = code_box
+        .first_element_child()
+        .and_then(|code| code.first_element_child())
+    else {
+        return;
+    };
+    let Some(height) = first
+        .dyn_ref::<web_sys::HtmlElement>()
+        .map(|line| f64::from(line.offset_height().max(1)))
+    else {
+        return;
+    };
+    let top = (f64::from(code_box.scroll_top()) / height) as usize;
+    let visible = (f64::from(code_box.client_height()) / height).ceil() as usize;
+    let shown = top.saturating_sub(SHOWN_MARGIN)..top + visible + SHOWN_MARGIN;
+    let mut line = Some(first);
+    let mut index = 0;
+    while let Some(current) = line {
+        let marked = current.has_attribute("data-shown");
+        if shown.contains(&index) && !marked {
+            let _ = current.set_attribute("data-shown", "");
+        } else if !shown.contains(&index) && marked {
+            let _ = current.remove_attribute("data-shown");
+        }
+        line = current.next_element_sibling();
+        index += 1;
+    }
 }
 
 /// Marks the lines of `marks`: the arm's lines get `line-arm` and the attribute `kind.0`, its
