@@ -12,7 +12,7 @@ const SHOTS = [
   { name: 'panic-backend-not-supported', query: '?op=scale&declares_autodiff=no&grad=on&require_grad=on&fix=none' },
   { name: 'panic-cfg-off', query: '?op=shift_ids&declares_autodiff=cfg_off&grad=on&fix=none' },
   { name: 'completed-with-gradient', query: '?op=scale&declares_autodiff=yes&grad=on&require_grad=on&fix=none' },
-  { name: 'completed-detached', query: '?op=leaky_relu&declares_autodiff=no&grad=on&require_grad=on&fix=detach' },
+  { name: 'completed-without-autodiff', query: '?op=leaky_relu&declares_autodiff=no&grad=on&require_grad=on&fix=without_autodiff' },
   { name: 'invalid-input', query: '?op=scale&x=1,%20two&param=' },
 ];
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };

@@ -8,7 +8,7 @@ import { query, rowsFor } from './golden.js';
 
 /**
  * The soak's cycle: per op, the four routes a scenario that runs can take (the `Autodiff` impl
- * with its backward, the concrete kernel without and with the no-grad fix, the builtin ops).
+ * with its backward, the concrete kernel without and with the without-autodiff fix, the builtin ops).
  */
 export const CYCLE = rowsFor('gpu').filter(
   (row) =>

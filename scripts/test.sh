@@ -5,8 +5,8 @@
 #   1. native tests on real burn: the parser, the form, the claims the page makes, and the whole
 #      routing matrix and training on wgpu (Mesa's lavapipe Vulkan driver stands in for a GPU)
 #      and on the Flex CPU backend; the exported Cargo projects built and run; then the matrix,
-#      training and export again with burn's fusion, and rustc's diagnostics for what does not
-#      build under it;
+#      training, export and the gallery again with burn's fusion, and rustc's diagnostics for what
+#      does not build under it;
 #   2. the engine built for wasm32 in release mode;
 #   3. `trunk serve` bound to 127.0.0.1 only;
 #   4. the playground built with trunk (then wasm-opt and its Content-Security-Policy) and driven
@@ -41,8 +41,8 @@ step "native tests (parser, form, claims, matrix and training on wgpu + flex, ex
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 cargo test --all-targets
 
-step "native tests with burn's fusion (matrix, training, the rustc diagnostics, export)"
-cargo test --features fusion --test matrix --test training --test diagnostics --test export
+step "native tests with burn's fusion (matrix, training, the rustc diagnostics, export, the gallery)"
+cargo test --features fusion --test matrix --test training --test diagnostics --test export --test gallery
 
 step "wasm32 release build of the engine library"
 # With the worker's features and profile, so trunk's build of the worker reuses every artifact.

@@ -95,7 +95,7 @@ fn representative() -> Vec<Scenario> {
         for &declaration in lines {
             scenarios.push(as_written(op, declaration));
         }
-        for fix in [Fix::Detach, Fix::Builtin] {
+        for fix in [Fix::WithoutAutodiff, Fix::Builtin] {
             scenarios.push(scenario(&form(
                 op,
                 Declaration::WITHOUT_AUTODIFF,
@@ -167,7 +167,12 @@ struct Row {
 
 #[derive(Deserialize)]
 struct RowFix {
-    action: String,
+    actions: Vec<String>,
+    changes: Vec<RowChange>,
+}
+
+#[derive(Deserialize)]
+struct RowChange {
     before: String,
     after: String,
 }
@@ -204,20 +209,10 @@ fn row_form(row: &Row, inputs: &BTreeMap<String, Inputs>) -> Form {
 }
 
 fn action(name: &str) -> FixAction {
-    [
-        FixAction::DeclareAutodiff,
-        FixAction::EnableFeature,
-        FixAction::DeclareFlex,
-        FixAction::Detach,
-        FixAction::Builtin,
-        FixAction::UseGpu,
-        FixAction::EnableGradContext,
-        FixAction::DisableRequireGrad,
-        FixAction::DeclareFusionShape,
-    ]
-    .into_iter()
-    .find(|action| format!("{action:?}") == name)
-    .unwrap_or_else(|| panic!("unknown fix action {name}"))
+    FixAction::ALL
+        .into_iter()
+        .find(|action| format!("{action:?}") == name)
+        .unwrap_or_else(|| panic!("unknown fix action {name}"))
 }
 
 /// Each non-empty line of `snippet` is a line of `code`, in order.
@@ -252,13 +247,17 @@ fn scenarios() -> Vec<Scenario> {
     for row in table.cells.values() {
         let before = row_form(row, &table.inputs);
         for fix in &row.fixes {
-            let action = action(&fix.action);
-            if action == FixAction::EnableFeature {
-                continue; // two commands, run below on every project with the feature off
-            }
             let mut after = before.clone();
-            action.apply(&mut after);
-            for (form, code) in [(&before, &fix.before), (&after, &fix.after)] {
+            for name in &fix.actions {
+                action(name).apply(&mut after);
+            }
+            let code = fix
+                .changes
+                .iter()
+                // The feature's two commands are run below on every project with it off.
+                .filter(|change| !change.before.starts_with("$ "))
+                .flat_map(|change| [(&before, &change.before), (&after, &change.after)]);
+            for (form, code) in code {
                 if mains.iter().any(|main| in_order(main, code)) {
                     continue;
                 }
@@ -382,6 +381,29 @@ fn check(scenario: Scenario) -> Result<(), Failed> {
         if got != expected {
             return Err(format!(
                 "{}: `cargo run --features autodiff` gave {got:?}, the page with the feature on {expected:?}",
+                project.name
+            )
+            .into());
+        }
+    }
+    // The feature on by default: the README's `cargo run --no-default-features` does what the
+    // page does with the feature off.
+    if scenario.declaration.autodiff() == AutodiffDeclared::CfgOn {
+        if !readme.contains("`cargo run --no-default-features`") {
+            return Err("the README does not give `cargo run --no-default-features`".into());
+        }
+        let off = Scenario {
+            declaration: scenario
+                .declaration
+                .with_autodiff(AutodiffDeclared::CfgOff)
+                .ok_or("no feature-off line")?,
+            ..scenario.clone()
+        };
+        let expected = shown(&off)?;
+        let got = build_and_run(&dir, &project.name, &["--no-default-features"])?;
+        if got != expected {
+            return Err(format!(
+                "{}: `cargo run --no-default-features` gave {got:?}, the page with the feature off {expected:?}",
                 project.name
             )
             .into());

@@ -48,7 +48,7 @@ fn query_round_trips() {
     form.declaration = Declaration::CubeAutodiff;
     form.grad_context = false;
     form.require_grad = true;
-    form.fix = Fix::Detach;
+    form.fix = Fix::WithoutAutodiff;
     form.backend = BackendChoice::Cpu;
     form.texts_mut().tensor = "1 & 2; <3>\n=4%".to_owned();
     form.texts_mut().param = "½".to_owned();
@@ -57,7 +57,7 @@ fn query_round_trips() {
     assert_eq!(read.to_query(), form.to_query());
     assert_eq!(read.texts().tensor, "1 & 2; <3>\n=4%");
     assert_eq!(read.op, OpKind::LeakyRelu);
-    assert_eq!(read.fix, Fix::Detach);
+    assert_eq!(read.fix, Fix::WithoutAutodiff);
     assert_eq!(read.declaration, Declaration::CubeAutodiff);
 }
 
@@ -78,6 +78,16 @@ fn texts_in_a_link_belong_to_its_op_wherever_op_appears() {
     assert_eq!(form.op, OpKind::Scale);
     assert_eq!(form.texts().tensor, "9,8");
     assert_eq!(form.texts().param, "2");
+}
+
+#[test]
+fn an_old_link_naming_the_fix_detach_reads_as_without_autodiff_and_is_written_anew() {
+    let (form, notices) = Form::from_query("?op=scale&fix=detach");
+    assert_eq!(notices, vec![]);
+    assert_eq!(form.fix, Fix::WithoutAutodiff);
+    let query = form.to_query();
+    assert!(query.contains("fix=without_autodiff"), "{query}");
+    assert!(!query.contains("detach"), "{query}");
 }
 
 #[test]
@@ -255,7 +265,7 @@ fn protocol_messages_round_trip_as_bytes() {
             declaration: Declaration::WITH_AUTODIFF,
             grad_context: true,
             require_grad: true,
-            fix: Fix::Detach,
+            fix: Fix::WithoutAutodiff,
             backend: BackendChoice::Cpu,
             fusion: false,
         },
@@ -496,7 +506,7 @@ mod training_fields {
 
     #[test]
     fn the_loss_sentence_reads_the_curves() {
-        // The golden no-grad-fix cell: the custom loss still falls, only less far.
+        // The golden without-autodiff-fix cell: the custom loss still falls, only less far.
         assert_eq!(
             loss_text(&report(&[
                 (1, 2.39, 2.39),

@@ -78,7 +78,7 @@ fn scenario_cards_raise_their_titles_message() {
         };
         let expected = match card.id {
             "backend-not-supported-autodiff" | "backend-not-supported-undeclared" => {
-                "not implemented: Backend not supported for custom op `scale`"
+                "not implemented: Backend not supported for custom op `leaky_relu`"
             }
             "autodiff-not-supported" => {
                 "not implemented: Autodiff not supported for custom op `shift_ids`"

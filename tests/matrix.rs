@@ -29,6 +29,7 @@ use burn_extension_playground::model::scenario::{
 };
 use burn_extension_playground::ops;
 use burn_extension_playground::teach::code::snippets::{CallSite, input_code};
+use burn_extension_playground::teach::export::project::export;
 use burn_extension_playground::teach::form::Form;
 use burn_extension_playground::teach::link::words::LinkWord;
 use burn_extension_playground::teach::numbers::{shape_text, values_text};
@@ -37,7 +38,9 @@ use burn_extension_playground::teach::routing::expanded;
 use burn_extension_playground::teach::routing::route_view::{
     Highlight, Observed, locate, locate_queued,
 };
-use burn_extension_playground::teach::words::explain::{FixContext, PanicKind, fixes};
+use burn_extension_playground::teach::words::explain::{
+    FixAction, FixContext, FixOffer, PanicKind, fixes,
+};
 use burn_extension_playground::teach::words::present::{
     impl_text, panic_location_text, route_title,
 };
@@ -212,7 +215,7 @@ fn expected(cell: &Cell) -> Expected {
         && cell.backend == BackendChoice::Gpu
         && cell.op == OpKind::Scale;
     // Detached inputs, and any input outside a grad context, take the concrete route.
-    if cell.fix == Fix::Detach || !cell.grad_context {
+    if cell.fix == Fix::WithoutAutodiff || !cell.grad_context {
         if flattened_2d {
             return Expected::FusionShapePanics { impls: vec![] };
         }
@@ -322,7 +325,7 @@ fn expected_impls(cell: &Cell, route: Route, gradient: bool) -> Vec<ImplCall> {
 /// autodiff-wrapped when it is a float on an autodiff device and not detached.
 fn expected_routing_tensor(cell: &Cell) -> Option<RoutingTensor> {
     let float = !cell.op.takes_int_input();
-    let on_autodiff = cell.grad_context && cell.fix != Fix::Detach;
+    let on_autodiff = cell.grad_context && cell.fix != Fix::WithoutAutodiff;
     (cell.fix != Fix::Builtin).then(|| RoutingTensor {
         backend: cell.backend.selector().to_owned(),
         autodiff_wrapped: float && on_autodiff,
@@ -897,16 +900,28 @@ impl GoldenRow {
                     site: CallSite::single_run(&scenario.args),
                     fix: cell.fix,
                     input: input_code(&scenario.args),
+                    input_dims: scenario.args.shape().len(),
+                    grad_context: cell.grad_context,
                     backend: cell.backend,
                     gpu_available: true,
                 };
                 row.fixes = fixes(&kind, &context)
                     .into_iter()
                     .map(|offer| GoldenFix {
-                        label: offer.label.to_owned(),
-                        action: format!("{:?}", offer.action),
-                        before: offer.before,
-                        after: offer.after,
+                        label: offer.label,
+                        actions: offer
+                            .actions
+                            .iter()
+                            .map(|action| format!("{action:?}"))
+                            .collect(),
+                        changes: offer
+                            .changes
+                            .into_iter()
+                            .map(|change| GoldenChange {
+                                before: change.before,
+                                after: change.after,
+                            })
+                            .collect(),
                     })
                     .collect();
             }
@@ -916,11 +931,17 @@ impl GoldenRow {
     }
 }
 
-/// A fix as the page offers it: its button, what the button does, and its code.
+/// A fix as the page offers it: its button, what the button does, and the code it changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct GoldenFix {
     label: String,
-    action: String,
+    actions: Vec<String>,
+    changes: Vec<GoldenChange>,
+}
+
+/// One place a fix changes: the code before and after.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GoldenChange {
     before: String,
     after: String,
 }
@@ -1117,7 +1138,7 @@ fn old_fix_descriptions_fail() -> Result<(), Failed> {
                 fix: Fix::None,
                 backend: BackendChoice::Cpu,
             },
-            Fix::Detach,
+            Fix::WithoutAutodiff,
             Declaration::CubeAutodiff,
             "Call the op on x.without_autodiff(): it runs on the concrete backend, but no gradient reaches x.",
         ),
@@ -1135,6 +1156,36 @@ fn old_fix_descriptions_fail() -> Result<(), Failed> {
             Declaration::CubeFlexAutodiff,
             "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, and gradients flow.",
         ),
+        // "… which records the op for backward()" for leaky_relu: its impl is the default body,
+        // and backward() calls no implementation of the op.
+        (
+            Cell {
+                op: OpKind::LeakyRelu,
+                declaration: Declaration::CubeFlex,
+                grad_context: true,
+                require_grad: true,
+                fix: Fix::None,
+                backend: BackendChoice::Gpu,
+            },
+            Fix::None,
+            Declaration::CubeFlexAutodiff,
+            "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, which records the op for backward().",
+        ),
+        // "Declare Flex" alone for a float op on the CPU in a grad context, without Autodiff:
+        // the fixed run panics.
+        (
+            Cell {
+                op: OpKind::LeakyRelu,
+                declaration: Declaration::Cube,
+                grad_context: true,
+                require_grad: false,
+                fix: Fix::None,
+                backend: BackendChoice::Cpu,
+            },
+            Fix::None,
+            Declaration::CubeFlex,
+            "List the Flex selector so the routing has an arm for a Flex tensor.",
+        ),
     ];
     for (cell, fix, declaration, description) in cases {
         let fixed = Cell {
@@ -1144,10 +1195,102 @@ fn old_fix_descriptions_fail() -> Result<(), Failed> {
         };
         let scenario = fixed.scenario();
         let run = claims::FixedRun::Single(scenario.clone(), run(&scenario));
-        if claims::check_fix_description(description, cell.op, &run).is_ok() {
+        if claims::check_fix_description(description, cell.op, cell.declaration, &run).is_ok() {
             return Err(format!("passed: {description}").into());
         }
     }
+    Ok(())
+}
+
+/// The form after pressing a button that makes `actions`.
+fn fixed_form(form: &Form, actions: &[FixAction]) -> Form {
+    let mut fixed = form.clone();
+    for action in actions {
+        action.apply(&mut fixed);
+    }
+    fixed
+}
+
+/// Every offer, pointed at another cell, fails the claims check: its button making any other
+/// single change the page has, or a combined offer cut to its first change.
+fn offers_pointed_elsewhere_fail() -> Result<(), Failed> {
+    let mut mutants = 0;
+    for cell in Cell::all() {
+        let scenario = cell.scenario();
+        let Outcome::Panicked(report) = run(&scenario) else {
+            continue;
+        };
+        let form = cell.form();
+        let before = export(&scenario, None);
+        for offer in claims::single_offers(&scenario, &report) {
+            let target = fixed_form(&form, &offer.actions);
+            let mut wrong: Vec<Vec<FixAction>> =
+                FixAction::ALL.iter().map(|&action| vec![action]).collect();
+            if offer.actions.len() > 1 {
+                wrong.push(offer.actions[..1].to_vec());
+            }
+            for actions in wrong {
+                if fixed_form(&form, &actions) == target {
+                    continue;
+                }
+                let mutant = FixOffer {
+                    actions,
+                    ..offer.clone()
+                };
+                mutants += 1;
+                if claims::check_offer(&form, &scenario, &before, &mutant, &run).is_ok() {
+                    return Err(format!(
+                        "{}: “{}” pointed at {:?} passed",
+                        cell.name(),
+                        offer.label,
+                        mutant.actions
+                    )
+                    .into());
+                }
+            }
+        }
+    }
+    if mutants == 0 {
+        return Err("no offer was tried".into());
+    }
+    println!("{mutants} offers pointed at another cell, each failed");
+    Ok(())
+}
+
+/// Every offer's description with one false clause added fails the claims check: a clause no
+/// fact of the run backs, and a known phrase the fixed run contradicts.
+fn false_clauses_fail() -> Result<(), Failed> {
+    let mut mutants = 0;
+    for cell in Cell::all() {
+        let scenario = cell.scenario();
+        let Outcome::Panicked(report) = run(&scenario) else {
+            continue;
+        };
+        let form = cell.form();
+        let before = export(&scenario, None);
+        for offer in claims::single_offers(&scenario, &report) {
+            // Ints carry gradients for no op; a float op's impl is called: each false here.
+            let contradicted = if cell.op.takes_int_input() {
+                "The routing then calls that impl, whose backward step runs."
+            } else {
+                "Ints carry no gradient, so the fix changes nothing."
+            };
+            for clause in [" It also makes the op run faster.", contradicted] {
+                let mutant = FixOffer {
+                    description: format!("{} {clause}", offer.description.trim_end()),
+                    ..offer.clone()
+                };
+                mutants += 1;
+                if claims::check_offer(&form, &scenario, &before, &mutant, &run).is_ok() {
+                    return Err(format!("{}: passed “{}”", cell.name(), mutant.description).into());
+                }
+            }
+        }
+    }
+    if mutants == 0 {
+        return Err("no description was tried".into());
+    }
+    println!("{mutants} descriptions with a false clause, each failed");
     Ok(())
 }
 
@@ -1203,6 +1346,14 @@ fn main() {
     trials.push(Trial::test(
         "the_claims_check_fails_the_old_fix_descriptions",
         old_fix_descriptions_fail,
+    ));
+    trials.push(Trial::test(
+        "the_claims_check_fails_every_offer_pointed_at_another_cell",
+        offers_pointed_elsewhere_fail,
+    ));
+    trials.push(Trial::test(
+        "the_claims_check_fails_every_description_with_a_false_clause",
+        false_clauses_fail,
     ));
     let all = cells.clone();
     trials.push(Trial::test(

@@ -4,7 +4,7 @@
 //! Each cell asserts what a training loop meets ([`expected`]): the exact panic text at step 1
 //! when the op cannot run in an autodiff context; with `Autodiff` declared, a loss curve equal to
 //! the builtin model's at every recorded step (the proof that the op's backward is right); under
-//! the no-grad fix, which parameters got no gradient (read from the gradients) and kept their
+//! the without-autodiff fix, which parameters got no gradient (read from the gradients) and kept their
 //! values (read back), and a curve that falls behind the builtin one; with the builtin fix, the
 //! builtin curve itself. In every trained cell the implementations that ran in step 1 and the
 //! routing tensor are the ones the cell's declaration and fix call for ([`expected_trace`]), so a
@@ -172,7 +172,7 @@ fn expected(cell: &Cell) -> Expected {
                     "index out of bounds: the len is 1 but the index is 1".to_owned(),
                 );
             }
-            (OpKind::LeakyRelu, Fix::Detach) => {
+            (OpKind::LeakyRelu, Fix::WithoutAutodiff) => {
                 return Expected::PanicsAtStepOne(
                     "range end index 2 out of range for slice of length 1".to_owned(),
                 );
@@ -180,7 +180,7 @@ fn expected(cell: &Cell) -> Expected {
             _ => {}
         }
     }
-    if cell.fix == Fix::Detach {
+    if cell.fix == Fix::WithoutAutodiff {
         // Nothing before the op gets a gradient: the layers feeding a float op freeze. Ids carry
         // no gradient anyway, so the int op's model loses nothing.
         return match cell.op {
@@ -267,7 +267,7 @@ fn expected_trace(cell: &Cell) -> (Vec<ImplCall>, Option<RoutingTensor>) {
     let autodiff = format!("Autodiff<{concrete}>");
     match (cell.fix, cell.op) {
         (Fix::Builtin, _) => (vec![], None),
-        (Fix::Detach, _) => (vec![concrete_call(Stage::Forward)], routing(false, false)),
+        (Fix::WithoutAutodiff, _) => (vec![concrete_call(Stage::Forward)], routing(false, false)),
         (Fix::None, OpKind::Scale) => (
             vec![
                 call(Stage::Forward, &autodiff),
@@ -613,17 +613,17 @@ fn mutation_trials() -> Vec<Trial> {
         .collect()
 }
 
-/// The claims check fails the sentence the page used to say of the no-grad fix, on the run it
+/// The claims check fails the sentence the page used to say of the without-autodiff fix, on the run it
 /// was said of (the custom loss there falls, 2.39 → 0.188).
 fn the_old_frozen_sentence_fails() -> Result<(), Failed> {
     let cell = Cell {
         op: OpKind::LeakyRelu,
         declaration: Declaration::WITHOUT_AUTODIFF,
-        fix: Fix::Detach,
+        fix: Fix::WithoutAutodiff,
         backend: BackendChoice::Gpu,
     };
     let TrainOutcome::Trained(report) = trained(&cell.request()) else {
-        return Err("the no-grad fix did not train".into());
+        return Err("the without-autodiff fix did not train".into());
     };
     let old = "No gradient reached hidden.weight, hidden.bias: frozen, they keep their starting values, so the custom model's loss stops falling where the builtin one's goes on.";
     match claims::check_params_sentence(old, &report) {

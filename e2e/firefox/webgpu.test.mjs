@@ -10,7 +10,7 @@ import { DIST, startServer } from './server.mjs';
 import { ROWS, query } from '../golden.js';
 import { startStaticHost } from '../static-host.mjs';
 
-const FIXES = ['none', 'detach', 'builtin'];
+const FIXES = ['none', 'without_autodiff', 'builtin'];
 
 /**
  * The sample: the GPU cells in a training loop's context (grad context and require_grad on), one

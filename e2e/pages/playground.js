@@ -79,9 +79,9 @@ export class Playground {
     }
   }
 
-  /** @param {'none'|'detach'|'builtin'} fix */
+  /** @param {'none'|'without_autodiff'|'builtin'} fix */
   async selectFix(fix) {
-    const names = { none: /^None:/, detach: /^No-grad:/, builtin: /^Builtin:/ };
+    const names = { none: /^None:/, without_autodiff: /^Without autodiff:/, builtin: /^Builtin:/ };
     await this.page.getByRole('radio', { name: names[fix] }).check();
     await this.settled();
   }
@@ -172,7 +172,7 @@ export class Playground {
       expect(await this.text('panic-location')).toBe(row.panic_location);
       expect(await this.text('panic-meaning')).toBe(row.panic_meaning);
       expect(await this.fixes(), `${row.name}: fixes`).toEqual(
-        (row.fixes ?? []).map(({ label, before, after }) => ({ label, before, after })),
+        (row.fixes ?? []).map(({ label, changes }) => ({ label, changes })),
       );
       return;
     }
@@ -210,13 +210,16 @@ export class Playground {
     return this.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   }
 
-  /** The fixes the panic card offers: each button's label and its before and after code. */
+  /** The fixes the panic card offers: each button's label and, for each place it changes, the
+   * code before and after. */
   async fixes() {
     return this.outcomePanel.locator('.fix').evaluateAll((fixes) =>
       fixes.map((fix) => ({
         label: fix.querySelector('.fix-button').textContent,
-        before: fix.querySelector('[data-testid="fix-before"]').textContent,
-        after: fix.querySelector('[data-testid="fix-after"]').textContent,
+        changes: [...fix.querySelectorAll('[data-testid="fix-change"]')].map((change) => ({
+          before: change.querySelector('[data-testid="fix-before"]').textContent,
+          after: change.querySelector('[data-testid="fix-after"]').textContent,
+        })),
       })),
     );
   }

@@ -17,7 +17,7 @@ test('20 panics, each followed by a correct run, lose nothing', async ({ page })
   await playground.setGradContext(true);
   await playground.setRequireGrad(true);
 
-  await playground.selectFix('detach');
+  await playground.selectFix('without_autodiff');
   let worker = await (await engineWorker(page)).evaluate(() => self.__workerId);
   for (let round = 1; round <= 20; round++) {
     await playground.selectFix('none');
@@ -26,7 +26,7 @@ test('20 panics, each followed by a correct run, lose nothing', async ({ page })
     expect(await playground.text('panic-message')).toBe(
       'not implemented: Backend not supported for custom op `scale`',
     );
-    await playground.selectFix('detach');
+    await playground.selectFix('without_autodiff');
     expect(await playground.outcomeKind(), `round ${round}`).toBe('completed');
     expect(await playground.text('output-values')).toBe(shown([1, -0.125, 4]));
     // Served by a worker other than the one that panicked.
@@ -39,6 +39,6 @@ test('20 panics, each followed by a correct run, lose nothing', async ({ page })
   await expect(playground.paramField).toHaveValue('0.25');
   await expect(page.getByRole('checkbox', { name: /Grad context/ })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'x.require_grad()' })).toBeChecked();
-  await expect(page.getByRole('radio', { name: /^No-grad:/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: /^Without autodiff:/ })).toBeChecked();
   await expect(playground.engineStatus).toContainText('Engine ready on WebGPU');
 });

@@ -11,7 +11,7 @@ const PANICS = [
     message: 'not implemented: Backend not supported for custom op `scale`',
     fixes: {
       'Declare Autodiff': { output: [3, -6], gradient: [3, 3] },
-      'Run under no-grad': { output: [3, -6], gradient: null },
+      'Call it without autodiff': { output: [3, -6], gradient: null },
       'Use a builtin op': { output: [3, -6], gradient: [3, 3] },
     },
   },
@@ -21,7 +21,7 @@ const PANICS = [
     message: 'not implemented: Autodiff not supported for custom op `shift_ids`',
     fixes: {
       'Declare Autodiff': { output: [11, 12], gradient: null },
-      'Run under no-grad': { output: [11, 12], gradient: null },
+      'Call it without autodiff': { output: [11, 12], gradient: null },
       'Use a builtin op': { output: [11, 12], gradient: null },
     },
   },
@@ -33,6 +33,18 @@ const PANICS = [
       'Declare Flex': { output: [-2, 2], gradient: null },
       'Run on WebGPU': { output: [-2, 2], gradient: null },
       'Use a builtin op': { output: [-2, 2], gradient: null },
+    },
+  },
+  {
+    // Declaring Flex alone would meet the missing Autodiff selector next: each fix makes both
+    // changes.
+    name: 'Backend not supported (backend not declared, in a grad context)',
+    query: '?op=leaky_relu&declares_autodiff=no&declares_flex=no&grad=on&require_grad=on&backend=cpu&x=-4,2&param=0.5',
+    message: 'not implemented: Backend not supported for custom op `leaky_relu`',
+    fixes: {
+      'Declare Flex and Autodiff': { output: [-2, 2], gradient: [0.5, 1] },
+      'Run on WebGPU and declare Autodiff': { output: [-2, 2], gradient: [0.5, 1] },
+      'Use a builtin op': { output: [-2, 2], gradient: [0.5, 1] },
     },
   },
   {
@@ -92,8 +104,8 @@ test('Autodiff behind a cfg that is off: explained, and the build with the featu
 });
 
 const SCENARIO_CARDS = {
-  'backend-not-supported-autodiff': 'not implemented: Backend not supported for custom op `scale`',
-  'backend-not-supported-undeclared': 'not implemented: Backend not supported for custom op `scale`',
+  'backend-not-supported-autodiff': 'not implemented: Backend not supported for custom op `leaky_relu`',
+  'backend-not-supported-undeclared': 'not implemented: Backend not supported for custom op `leaky_relu`',
   'autodiff-not-supported': 'not implemented: Autodiff not supported for custom op `shift_ids`',
 };
 

@@ -1,6 +1,6 @@
 // Training in the page: the op inside real optimisation steps on WebGPU, the loss curves growing
 // as the steps stream in, a stop that ends a run, the panic at step 1 and its fixes, the
-// parameters the no-grad fix leaves alone, a diverging run, and the settings' messages.
+// parameters the without-autodiff fix leaves alone, a diverging run, and the settings' messages.
 //
 // Nothing here samples an intermediate state with a timer: the chart's states are recorded as the
 // page renders them (a MutationObserver installed before the page loads), and a test that must act
@@ -69,7 +69,7 @@ test('without Autodiff the model panics at step 1; declaring it trains', async (
     'not implemented: Autodiff not supported for custom op `shift_ids`',
   );
   // The fix code is the model's call.
-  const fix = training.panel.locator('.fix[data-fix="Run under no-grad"]');
+  const fix = training.panel.locator('.fix[data-fix="Call it without autodiff"]');
   await expect(fix.getByTestId('fix-before')).toHaveText('let ids = shift_ids(ids, 8);');
   await expect(fix.getByTestId('fix-after')).toHaveText('let ids = shift_ids(ids.without_autodiff(), 8);');
   await training.panel.getByRole('button', { name: 'Declare Autodiff', exact: true }).click();
@@ -79,16 +79,16 @@ test('without Autodiff the model panics at step 1; declaring it trains', async (
   await expect(page.locator('input[name="declares-autodiff"][value="yes"]')).toBeChecked();
 });
 
-test('the no-grad fix trains; the layer before the op gets no gradient and keeps its values', async ({ page }) => {
+test('the without-autodiff fix trains; the layer before the op gets no gradient and keeps its values', async ({ page }) => {
   const playground = new Playground(page);
-  await playground.open('?op=leaky_relu&declares_autodiff=no&fix=detach&steps=60');
+  await playground.open('?op=leaky_relu&declares_autodiff=no&fix=without_autodiff&steps=60');
   const training = new Training(playground);
   await training.train();
   expect(await training.ended()).toBe('completed');
   expect(await training.text('train-gradients')).toBe(
     'No gradient reached hidden.weight, hidden.bias at step 1. Their values after the last step are their starting values.',
   );
-  expect(await training.impls()).toEqual(TRAINING['leaky_relu::declared_cube_flex::fix_detach::gpu'].impls);
+  expect(await training.impls()).toEqual(TRAINING['leaky_relu::declared_cube_flex::fix_without_autodiff::gpu'].impls);
   // What the loss did is read from the two curves: the custom one still falls, less far.
   const final = training.panel.getByTestId('train-final');
   const custom = Number(await final.getAttribute('data-custom'));

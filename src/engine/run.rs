@@ -318,8 +318,10 @@ fn stage_float<const D: usize>(
     trace::enter(Stage::Forward);
     let output = match scenario.fix {
         Fix::None => (op.custom)(scenario.declaration, x.clone(), param).expect(CHECKED_BUILT),
-        Fix::Detach => (op.custom)(scenario.declaration, x.clone().without_autodiff(), param)
-            .expect(CHECKED_BUILT),
+        Fix::WithoutAutodiff => {
+            (op.custom)(scenario.declaration, x.clone().without_autodiff(), param)
+                .expect(CHECKED_BUILT)
+        }
         Fix::Builtin => (op.builtin)(x.clone(), param),
     };
     let output_autodiff = output.is_autodiff();
@@ -391,8 +393,10 @@ fn stage_shift_ids<const D: usize>(
     trace::enter(Stage::Forward);
     let output = match scenario.fix {
         Fix::None => shift_ids::call(scenario.declaration, ids, offset).expect(CHECKED_BUILT),
-        Fix::Detach => shift_ids::call(scenario.declaration, ids.without_autodiff(), offset)
-            .expect(CHECKED_BUILT),
+        Fix::WithoutAutodiff => {
+            shift_ids::call(scenario.declaration, ids.without_autodiff(), offset)
+                .expect(CHECKED_BUILT)
+        }
         Fix::Builtin => shift_ids::reference(ids, offset),
     };
     let output_autodiff = output.is_autodiff();

@@ -62,15 +62,16 @@ impl OpKind {
 pub enum Fix {
     /// Call the custom op as is.
     None,
-    /// Call it on `x.without_autodiff()`: the no-grad route.
-    Detach,
+    /// Call it on `x.without_autodiff()`: the input's concrete tensor, outside the autodiff
+    /// graph (burn's `detach` would keep it on the autodiff backend).
+    WithoutAutodiff,
     /// Do not call the custom op: compute the same thing with burn's builtin tensor ops.
     Builtin,
 }
 
 impl Fix {
     /// Every fix, `None` first.
-    pub const ALL: [Fix; 3] = [Fix::None, Fix::Detach, Fix::Builtin];
+    pub const ALL: [Fix; 3] = [Fix::None, Fix::WithoutAutodiff, Fix::Builtin];
 }
 
 /// Where the op runs.

@@ -32,6 +32,16 @@ impl OpTexts {
             param: param.to_owned(),
         }
     }
+
+    /// A two-dimensional input for `op` (rows split by `;`): where flattening the input changes
+    /// its shape.
+    pub fn two_dimensional(op: OpKind) -> &'static str {
+        match op {
+            OpKind::Scale => "1, -2, 3.5; 0.25, -0.5, 8",
+            OpKind::LeakyRelu => "-2, -0.5, 0.75; 3, -8, 0.5",
+            OpKind::ShiftIds => "0, 7; 41, 3",
+        }
+    }
 }
 
 /// Everything the user can set.

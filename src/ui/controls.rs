@@ -54,7 +54,7 @@ fn fusion_label(fusion: FusionForm) -> &'static str {
 fn fix_label(fix: Fix) -> &'static str {
     match fix {
         Fix::None => "None: call the custom op",
-        Fix::Detach => "No-grad: call it on x.without_autodiff()",
+        Fix::WithoutAutodiff => "Without autodiff: call it on x.without_autodiff()",
         Fix::Builtin => "Builtin: use burn's tensor ops instead",
     }
 }

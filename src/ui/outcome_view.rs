@@ -8,14 +8,15 @@ use crate::client::machine::Reply;
 use crate::model::outcome::{Completed, Outcome, PanicReport};
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::code::snippets::{CallSite, input_code};
+use crate::teach::form::OpTexts;
 use crate::teach::numbers::{shape_text, values_text};
 use crate::teach::routing::diagnostics::{
     fusion_diagnostic, list_fusion_fix, list_fusion_fix_text,
 };
 use crate::teach::words::explain::{FixContext, PanicKind, fixes};
 use crate::teach::words::present::{
-    backend_text, impl_text, missing_gradient_reason, panic_location_text, route_explanation,
-    route_title,
+    backend_text, flattened_shape_note, impl_text, missing_gradient_reason, panic_location_text,
+    route_explanation, route_title,
 };
 
 /// The outcome panel: the last run's card, marked as out of date while a field does not parse.
@@ -68,7 +69,7 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
     };
     match reply {
         Reply::Outcome(Outcome::Completed(completed)) => {
-            view! { <CompletedCard completed=*completed round_trip_ms/> }.into_any()
+            view! { <CompletedCard completed=*completed declaration=scenario.declaration round_trip_ms/> }.into_any()
         }
         // Caught by the engine (natively), or trapping the worker (in the browser).
         Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
@@ -79,6 +80,8 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
                 site: CallSite::single_run(&scenario.args),
                 fix: scenario.fix,
                 input: input_code(&scenario.args),
+                input_dims: scenario.args.shape().len(),
+                grad_context: scenario.grad_context,
                 backend: scenario.backend,
                 // Set by the card from what the engine says now.
                 gpu_available: false,
@@ -102,8 +105,30 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
     }
 }
 
+/// A run that completed: its route, values, gradient, timings and the implementations that ran;
+/// for a flattened declared shape that changed nothing, the note that says so and a 2-D input
+/// one click away.
 #[component]
-fn CompletedCard(completed: Completed, round_trip_ms: f64) -> impl IntoView {
+fn CompletedCard(
+    completed: Completed,
+    declaration: Declaration,
+    round_trip_ms: f64,
+) -> impl IntoView {
+    let playground = use_playground();
+    let flattened = flattened_shape_note(declaration, &completed).map(|note| {
+        let use_two_dimensions = move |_| {
+            let mut form = playground.form.get_untracked();
+            let op = form.op;
+            form.texts_mut().tensor = OpTexts::two_dimensional(op).to_owned();
+            playground.load_form(form);
+        };
+        view! {
+            <p class="note" data-testid="flattened-shape-note">{note}</p>
+            <button type="button" class="fix-button" data-testid="use-two-dimensions" on:click=use_two_dimensions>
+                "Try a 2-D input"
+            </button>
+        }
+    });
     let difference = completed.output_difference;
     let gradient_rows = completed.gradient.as_ref().map(|gradient| {
         let reference = completed.reference_gradient.as_ref();
@@ -164,6 +189,7 @@ fn CompletedCard(completed: Completed, round_trip_ms: f64) -> impl IntoView {
                 </dd>
             </dl>
             {no_gradient.map(|reason| view! { <p class="note" data-testid="no-gradient">{reason}</p> })}
+            {flattened}
             <h3>"Implementations that ran"</h3>
             <p class="note">"Each implementation records itself when it runs; this list is what executed."</p>
             {impls}
@@ -201,11 +227,30 @@ pub fn PanicCard(
                     {offers
                         .into_iter()
                         .map(|offer| {
-                            let action = offer.action;
+                            let actions = offer.actions.clone();
+                            let label = offer.label.clone();
+                            let changes = offer
+                                .changes
+                                .into_iter()
+                                .map(|change| {
+                                    view! {
+                                        <div class="before-after" data-testid="fix-change">
+                                            <div>
+                                                <span class="before-after-label">"Before"</span>
+                                                <pre class="snippet" tabindex="0"><code data-testid="fix-before">{change.before}</code></pre>
+                                            </div>
+                                            <div>
+                                                <span class="before-after-label">"After"</span>
+                                                <pre class="snippet" tabindex="0"><code data-testid="fix-after">{change.after}</code></pre>
+                                            </div>
+                                        </div>
+                                    }
+                                })
+                                .collect_view();
                             view! {
-                                <div class="fix" data-fix=offer.label>
+                                <div class="fix" data-fix=label>
                                     <button type="button" class="fix-button" on:click=move |_| {
-                                        playground.apply_fix(action);
+                                        playground.apply_fix(&actions);
                                         if let Some(then) = then {
                                             then.run(());
                                         }
@@ -213,16 +258,7 @@ pub fn PanicCard(
                                         {offer.label}
                                     </button>
                                     <p class="note">{offer.description}</p>
-                                    <div class="before-after">
-                                        <div>
-                                            <span class="before-after-label">"Before"</span>
-                                            <pre class="snippet" tabindex="0"><code data-testid="fix-before">{offer.before}</code></pre>
-                                        </div>
-                                        <div>
-                                            <span class="before-after-label">"After"</span>
-                                            <pre class="snippet" tabindex="0"><code data-testid="fix-after">{offer.after}</code></pre>
-                                        </div>
-                                    </div>
+                                    {changes}
                                 </div>
                             }
                         })

@@ -205,10 +205,12 @@ impl Playground {
         self.changed(Change::Toggle);
     }
 
-    /// Applies a fix button's change.
-    pub fn apply_fix(self, action: FixAction) {
+    /// Applies a fix button's changes, in order.
+    pub fn apply_fix(self, actions: &[FixAction]) {
         let mut fixed = self.form.get_untracked();
-        action.apply(&mut fixed);
+        for action in actions {
+            action.apply(&mut fixed);
+        }
         self.load_form(fixed);
     }
 

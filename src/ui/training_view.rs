@@ -307,6 +307,9 @@ fn panicked(
         site: training_call_site(request.op),
         fix: request.fix,
         input: String::new(),
+        // The model's layers call the op on [examples, features] batches.
+        input_dims: 2,
+        grad_context: true,
         backend: report.backend.unwrap_or(request.backend),
         // Set by the card from what the engine says now.
         gpu_available: false,

@@ -17,24 +17,25 @@ use burn_extension_playground::model::outcome::{
     Completed, ImplCall, Outcome, PanicReport, Phase, Route, Stage, Values,
 };
 use burn_extension_playground::model::scenario::{
-    AutodiffDeclared, BackendChoice, Declaration, OpKind, Scenario,
+    AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
 use burn_extension_playground::model::training::{
-    HIDDEN, LEAKY_SLOPE, SCALE_FACTOR, SHIFT, TrainEnd, TrainOutcome, TrainReport, TrainRequest,
+    HIDDEN, LEAKY_SLOPE, OptimizerChoice, SCALE_FACTOR, SHIFT, TrainEnd, TrainOutcome, TrainReport,
+    TrainRequest,
 };
 use burn_extension_playground::teach::code::op_sources::fusion_attribute;
 use burn_extension_playground::teach::code::snippets::{CallSite, input_code, training_call_site};
 use burn_extension_playground::teach::export::project::{Project, export};
 use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::numbers::shape_text;
 use burn_extension_playground::teach::routing::diagnostics::{
     list_fusion_fix, list_fusion_fix_text,
 };
 use burn_extension_playground::teach::routing::expanded;
-use burn_extension_playground::teach::words::explain::{
-    FixAction, FixContext, FixOffer, PanicKind, fixes,
-};
+use burn_extension_playground::teach::words::explain::{FixContext, FixOffer, PanicKind, fixes};
 use burn_extension_playground::teach::words::present::{
-    missing_gradient_reason, panic_location_text, route_explanation, route_title,
+    flattened_shape_note, missing_gradient_reason, panic_location_text, route_explanation,
+    route_title,
 };
 use burn_extension_playground::teach::words::training::{
     end_text, loss_text, model_text, params_text, request_text,
@@ -44,25 +45,94 @@ use libtest_mimic::Failed;
 /// A phrase and whether the run makes it true.
 type Rule<'a> = (&'a str, bool);
 
-/// Checks one sentence: it must contain at least one phrase of `rules`, and every phrase it
-/// contains must hold.
+/// Checks one sentence: every clause of it must be covered by a phrase of `rules` (a clause is
+/// covered when a phrase found in the sentence overlaps it), and every phrase it contains must
+/// hold. A sentence that adds an unknown clause to a true one fails.
 pub fn check_sentence(sentence: &str, rules: &[Rule]) -> Result<(), Failed> {
-    let mut known = false;
+    let mut found: Vec<(usize, usize)> = Vec::new();
     for &(phrase, holds) in rules {
-        if sentence.contains(phrase) {
-            known = true;
+        for (start, _) in sentence.match_indices(phrase) {
             if !holds {
                 return Err(format!(
                     "the page says “{phrase}”, which this run contradicts: {sentence}"
                 )
                 .into());
             }
+            found.push((start, start + phrase.len()));
         }
     }
-    if known {
-        Ok(())
-    } else {
-        Err(format!("no fact of the run is known to back this sentence: {sentence}").into())
+    if found.is_empty() {
+        return Err(
+            format!("no fact of the run is known to back this sentence: {sentence}").into(),
+        );
+    }
+    for (start, end) in clauses(sentence) {
+        if !found
+            .iter()
+            .any(|&(phrase_start, phrase_end)| phrase_start < end && start < phrase_end)
+        {
+            if std::env::var("CLAIMS_REPORT").is_ok() {
+                eprintln!("UNCOVERED «{}» IN «{sentence}»", &sentence[start..end]);
+                continue;
+            }
+            return Err(format!(
+                "no fact of the run is known to back “{}” in: {sentence}",
+                &sentence[start..end]
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// The clauses of a sentence, as byte ranges: split at `.`, `:`, `;`, `,`, `—`, `·`, and at
+/// “ and ” / “ so ” / “ but ”, never inside brackets (`Autodiff<B, C>`, `cfg(feature = …)`).
+pub fn clauses(sentence: &str) -> Vec<(usize, usize)> {
+    const JOINS: [&str; 5] = [" and ", " so ", " but ", " — ", " · "];
+    let bytes = sentence.as_bytes();
+    let mut ranges = Vec::new();
+    let mut depth = 0i32;
+    let mut in_code = false;
+    let mut start = 0;
+    let mut index = 0;
+    while index < sentence.len() {
+        let rest = &sentence[index..];
+        let c = rest.chars().next().unwrap_or(' ');
+        match c {
+            '`' => in_code = !in_code,
+            '(' | '<' | '[' | '“' => depth += 1,
+            ')' | '>' | ']' | '”' => depth = (depth - 1).max(0),
+            _ => {}
+        }
+        let cut = if depth > 0 || in_code {
+            None
+        } else if matches!(c, ',' | ';' | ':' | '.')
+            && bytes.get(index + 1).is_none_or(|next| *next == b' ')
+        {
+            Some(c.len_utf8())
+        } else {
+            JOINS
+                .iter()
+                .find(|join| rest.starts_with(*join))
+                .map(|join| join.len())
+        };
+        if let Some(length) = cut {
+            push_clause(sentence, start, index, &mut ranges);
+            start = index + length;
+            index += length;
+        } else {
+            index += c.len_utf8();
+        }
+    }
+    push_clause(sentence, start, sentence.len(), &mut ranges);
+    ranges
+}
+
+fn push_clause(sentence: &str, start: usize, end: usize, ranges: &mut Vec<(usize, usize)>) {
+    let start = end - sentence[start..end].trim_start().len();
+    let text = &sentence[start..end];
+    if text.chars().any(char::is_alphanumeric) {
+        ranges.push((start, end));
     }
 }
 
@@ -99,6 +169,26 @@ fn lists_backend(declaration: Declaration, backend: &str) -> bool {
         .any(|selector| selector.trim() == backend)
 }
 
+/// The op's source file that implements it for `Autodiff<B, C>`.
+fn autodiff_source(op: OpKind) -> &'static str {
+    match op {
+        OpKind::Scale => include_str!("../../src/ops/scale/autodiff.rs"),
+        OpKind::LeakyRelu => include_str!("../../src/ops/leaky_relu/autodiff.rs"),
+        OpKind::ShiftIds => include_str!("../../src/ops/shift_ids/autodiff.rs"),
+    }
+}
+
+/// Whether the op's `Autodiff<B, C>` impl is empty: its trait's default body, written with
+/// burn's tensor ops, is the implementation.
+fn autodiff_impl_is_default_body(op: OpKind) -> bool {
+    autodiff_source(op).contains("for Autodiff<B, C> {}")
+}
+
+/// Whether the op has an impl for `Autodiff<B, C>`.
+fn autodiff_impl_exists(op: OpKind) -> bool {
+    autodiff_source(op).contains("for Autodiff<B, C> {")
+}
+
 /// Whether the op's shared concrete implementations (the files the engine compiles) implement
 /// it for `backend`'s type.
 fn implemented_for(op: OpKind, backend: &str) -> bool {
@@ -121,6 +211,10 @@ fn check_completed(scenario: &Scenario, completed: &Completed) -> Result<(), Fai
             routing.is_some_and(|tensor| is_concrete(&call.implementor, &tensor.backend))
         });
     let not_called = completed.impls.is_empty() && routing.is_none();
+    let backward_called = completed
+        .impls
+        .iter()
+        .any(|call| call.phase == Phase::Backward);
     let title = route_title(completed.route);
     let titles: [Rule; 4] = [
         (
@@ -178,8 +272,42 @@ fn check_completed(scenario: &Scenario, completed: &Completed) -> Result<(), Fai
                 forward_autodiff(&completed.impls),
             ),
             (
-                "which recorded the op for backward()",
+                "which recorded the op's own backward step",
+                completed.output_tracked && backward_called,
+            ),
+            (
+                "backward() called the op's implementation again",
+                completed.output_tracked && backward_called,
+            ),
+            (
+                "and its output is tracked by autodiff",
                 completed.output_tracked,
+            ),
+            (
+                "Under fusion the op's CubeCL implementation records itself when fusion runs its queue (the list below names the step)",
+                completed
+                    .impls
+                    .iter()
+                    .any(|call| call.phase == Phase::Deferred && call.implementor == "CubeBackend"),
+            ),
+            (
+                "so which pass called it is not recorded",
+                completed
+                    .impls
+                    .iter()
+                    .any(|call| call.phase == Phase::Deferred),
+            ),
+            (
+                "Its body is made of burn's tensor ops",
+                autodiff_impl_is_default_body(scenario.args.kind()),
+            ),
+            (
+                "which recorded their own backward steps",
+                completed.gradient.is_some() && !backward_called,
+            ),
+            (
+                "backward() called no implementation of the op",
+                completed.output_tracked && completed.gradient.is_some() && !backward_called,
             ),
             (
                 "nothing was recorded for backward()",
@@ -195,8 +323,44 @@ fn check_completed(scenario: &Scenario, completed: &Completed) -> Result<(), Fai
                 completed.route == Route::Builtin,
             ),
             ("gave the gradient", completed.gradient.is_some()),
+            ("it ran the concrete implementation", only_concrete),
         ],
     )?;
+    let note = flattened_shape_note(scenario.declaration, completed);
+    if scenario.declaration.fusion() == FusionForm::WrongShape
+        && scenario.args.shape().len() == 1
+        && note.is_none()
+    {
+        return Err("a flattened declared shape on a 1-D input, and no note saying so".into());
+    }
+    if let Some(note) = note {
+        let (declared, kernel) = (&completed.output.shape, &completed.reference.shape);
+        check_sentence(
+            &note,
+            &[
+                (
+                    "This declaration flattens the output's shape to one dimension",
+                    scenario.declaration.fusion() == FusionForm::WrongShape && declared.len() == 1,
+                ),
+                (
+                    "this input already has one",
+                    scenario.args.shape().len() == 1,
+                ),
+                (
+                    &format!(
+                        "the declared shape, {}, is the kernel's, {}",
+                        shape_text(declared),
+                        shape_text(kernel)
+                    ),
+                    declared == kernel,
+                ),
+                (
+                    "so the run shows nothing wrong",
+                    completed.output_difference == Some(0.0),
+                ),
+            ],
+        )?;
+    }
     if let Some(reason) = missing_gradient_reason(completed) {
         check_sentence(
             reason,
@@ -205,13 +369,14 @@ fn check_completed(scenario: &Scenario, completed: &Completed) -> Result<(), Fai
                     "Int outputs have no gradient.",
                     int && completed.gradient.is_none(),
                 ),
+                ("No gradient:", completed.gradient.is_none()),
                 (
                     "the input is not on an autodiff device",
                     !completed.input.autodiff,
                 ),
                 ("so nothing is tracked", !completed.output_tracked),
                 (
-                    "the op received the input detached",
+                    "the op received the input without autodiff",
                     completed.input.autodiff && routing.is_some() && !context,
                 ),
                 ("backward() cannot reach it", completed.gradient.is_none()),
@@ -249,6 +414,7 @@ fn check_meaning(
     let refused = report
         .message
         .contains("Autodiff not supported for custom op");
+    let generated = expanded::source(op, declaration).unwrap_or("");
     let mut rules: Vec<(String, bool)> = vec![
         ("The input lives on an autodiff device".into(), wrapped),
         ("its dispatch tensor is autodiff-wrapped".into(), wrapped),
@@ -287,6 +453,24 @@ fn check_meaning(
             declaration.fusion() != FusionForm::None && backend == "Cube",
         ),
         (
+            "its output's shape is the one the method's #[fusion(shape = …)] declares".into(),
+            declaration.fusion() != FusionForm::None && backend == "Cube",
+        ),
+        (
+            "worked out before the kernel runs".into(),
+            declaration.fusion() != FusionForm::None && backend == "Cube",
+        ),
+        (
+            "The wrong shape is not caught at the op: Fusion takes the declared metadata on trust".into(),
+            declaration.fusion() == FusionForm::WrongShape
+                && matches!(report.stage, Some(Stage::ReadBack | Stage::Forward)),
+        ),
+        (
+            "burn never compares it with the shape the kernel writes".into(),
+            declaration.fusion() == FusionForm::WrongShape
+                && matches!(report.stage, Some(Stage::ReadBack | Stage::Forward)),
+        ),
+        (
             "here the input flattened to one dimension".into(),
             declaration.fusion() == FusionForm::WrongShape,
         ),
@@ -306,7 +490,7 @@ fn check_meaning(
             report.stage == Some(Stage::ReadBack) && report.location.is_some(),
         ),
         (
-            "In the model's forward pass, the next op took its input's dimensions from that declared shape".into(),
+            "In the model's forward pass, the next op took its input's dimensions from that declared shape and panicked".into(),
             report.stage == Some(Stage::Forward) && report.training_step.is_some(),
         ),
         (
@@ -335,6 +519,67 @@ fn check_meaning(
             "the fix below builds it with the feature on".into(),
             fix_labels.contains(&"Enable the feature"),
         ),
+        (
+            "require_grad() marks a tensor for the autodiff graph".into(),
+            report.stage == Some(Stage::RequireGrad),
+        ),
+        (
+            "there is no graph outside an autodiff device".into(),
+            report.stage == Some(Stage::RequireGrad),
+        ),
+        (
+            "the match that picks the backend has no arm for it".into(),
+            fallback && !lists_backend(declaration, backend),
+        ),
+        (
+            "wrapped or not".into(),
+            fallback && wrapped && !lists_backend(declaration, backend),
+        ),
+        ("on an autodiff device".into(), context),
+        (
+            "the tag becomes usize::MAX".into(),
+            fallback && generated.contains("usize::MAX"),
+        ),
+        (
+            "the generated match that picks the backend has no arm for a wrapped tensor".into(),
+            fallback
+                && wrapped
+                && lists_backend(declaration, backend)
+                && declaration.autodiff() == AutodiffDeclared::Absent,
+        ),
+        (
+            "the arm for wrapped tensors was compiled out with it".into(),
+            fallback && wrapped && declaration.autodiff() == AutodiffDeclared::CfgOff,
+        ),
+        (
+            "A cfg on a selector is evaluated in the crate that declares the op, with that crate's features".into(),
+            declaration.autodiff() == AutodiffDeclared::CfgOff,
+        ),
+        ("as the highlighted fallback arm shows".into(), fallback),
+        (
+            "The arm with the “Autodiff not supported…” check is only reached by ops whose routing tensor is not wrapped — int tensors".into(),
+            fallback && wrapped && !refused && generated.contains("Autodiff not supported"),
+        ),
+        (
+            "the tensor was created on an autodiff device".into(),
+            context,
+        ),
+        (
+            "That arm's first statement checks the merged autodiff context".into(),
+            refused && !wrapped,
+        ),
+        (
+            "There the autodiff context is matched".into(),
+            refused && declaration.autodiff() == AutodiffDeclared::CfgOff,
+        ),
+        (
+            "so only Disabled and the fallback arm are left".into(),
+            refused && declaration.autodiff() == AutodiffDeclared::CfgOff,
+        ),
+        (
+            "although the declaration lists Autodiff".into(),
+            declaration.autodiff() == AutodiffDeclared::CfgOff,
+        ),
     ];
     for selector in ["Cube", "Flex"] {
         rules.push((
@@ -345,9 +590,18 @@ fn check_meaning(
             format!("The input lives on the {selector} backend"),
             backend == selector,
         ));
-        rules.push((
+        for phrase in [
             format!("the op's declaration does not list {selector}"),
-            backend == selector && !lists_backend(declaration, selector),
+            format!("The op's declaration does not list {selector}"),
+        ] {
+            rules.push((
+                phrase,
+                backend == selector && !lists_backend(declaration, selector),
+            ));
+        }
+        rules.push((
+            format!("The match that picks the backend has no {selector} arm"),
+            fallback && backend == selector && !lists_backend(declaration, selector),
         ));
         rules.push((
             format!("even though a {selector} implementation of the op exists"),
@@ -369,18 +623,34 @@ fn check_meaning(
     Ok(())
 }
 
-/// What the fixed run must show for a fix's description to be true.
+/// What the fixed run must show for a fix's description to be true; `before`: the declaration
+/// the run had before the fix.
 pub fn check_fix_description(
     description: &str,
     op: OpKind,
+    before: Declaration,
     fixed: &FixedRun,
 ) -> Result<(), Failed> {
     let ran = fixed.ran();
     let impls = fixed.impls();
     let concrete_only = ran && !impls.is_empty() && !forward_autodiff(&impls);
+    let after = fixed.declaration();
+    let routing_backend = fixed.routing_backend();
     check_sentence(
         description,
         &[
+            (
+                "List the Autodiff selector",
+                after.autodiff() == AutodiffDeclared::Listed && !before.autodiff().in_build(),
+            ),
+            (
+                "implement the op for Autodiff<B, C>",
+                ran && forward_autodiff(&impls),
+            ),
+            (
+                "its Autodiff<B, C> impl must exist too",
+                autodiff_impl_exists(op),
+            ),
             (
                 "the routing then calls that impl",
                 ran && forward_autodiff(&impls),
@@ -401,13 +671,24 @@ pub fn check_fix_description(
                 "runs the concrete implementation inside it",
                 concrete_only && fixed.context() == Some(true),
             ),
+            ("Ints carry no gradient", op.takes_int_input()),
             (
                 "so the impl itself is never called",
                 ran && !forward_autodiff(&impls) && op.takes_int_input(),
             ),
             (
+                "Build with the autodiff feature on",
+                after.autodiff() == AutodiffDeclared::CfgOn
+                    && before.autodiff() == AutodiffDeclared::CfgOff,
+            ),
+            ("the cfg holds", after.autodiff() == AutodiffDeclared::CfgOn),
+            (
                 "the arms it gates are compiled in",
-                fixed.declaration_autodiff() == AutodiffDeclared::CfgOn,
+                after.autodiff() == AutodiffDeclared::CfgOn,
+            ),
+            (
+                "Call the op on its input without autodiff",
+                fixed.fix() == Fix::WithoutAutodiff,
             ),
             (
                 "it runs on the concrete backend",
@@ -422,21 +703,23 @@ pub fn check_fix_description(
                 ran && impls.is_empty() && fixed.builtin_ran(),
             ),
             ("which support autodiff on every backend", ran),
+            ("List the Flex selector", after.flex() && !before.flex()),
             (
                 "so the routing has an arm for a Flex tensor",
-                !fixed.backend_has_no_arm("Flex"),
-            ),
-            (
-                "so the op then also needs Autodiff for it",
-                fixed.wrapped_has_no_arm(),
+                ran && routing_backend.as_deref() == Some("Flex"),
             ),
             (
                 "Create the input on the WebGPU backend, which the op declares",
-                fixed.backend() == Some(BackendChoice::Gpu) && !fixed.backend_has_no_arm("Cube"),
+                ran && fixed.backend() == Some(BackendChoice::Gpu)
+                    && routing_backend.as_deref() == Some("Cube"),
             ),
             (
                 "Create the input on an autodiff device",
-                fixed.input_on_autodiff(),
+                ran && fixed.input_on_autodiff(),
+            ),
+            (
+                "Declare the shape the kernel returns, the input's",
+                ran && after.fusion() == FusionForm::Shape,
             ),
             (
                 "Fusion then records the shape the kernel writes, and what uses the output finds it",
@@ -444,7 +727,50 @@ pub fn check_fix_description(
             ),
             (
                 "Without a graph there is no gradient to keep.",
-                !fixed.panicked_marking_input() && (!ran || fixed.no_gradient()),
+                ran && !fixed.input_on_autodiff() && !fixed.require_grad() && fixed.no_gradient(),
+            ),
+            // What a fix adds where its own change alone would lead into another panic.
+            (
+                "The input is on the CPU backend (Flex)",
+                ran && routing_backend.as_deref() == Some("Flex"),
+            ),
+            ("which the declaration does not list", !before.flex()),
+            ("this fix lists Flex too", after.flex()),
+            (
+                "The input is on an autodiff device",
+                ran && fixed.input_on_autodiff(),
+            ),
+            (
+                "the declaration lists no Autodiff selector",
+                before.autodiff() == AutodiffDeclared::Absent,
+            ),
+            (
+                "this fix lists it too",
+                after.autodiff() == AutodiffDeclared::Listed,
+            ),
+            (
+                "with the op's Autodiff<B, C> impl",
+                autodiff_impl_exists(op),
+            ),
+            (
+                "the declaration's Autodiff sits behind a feature that is off",
+                before.autodiff() == AutodiffDeclared::CfgOff,
+            ),
+            (
+                "this fix builds with the feature on too",
+                after.autodiff() == AutodiffDeclared::CfgOn,
+            ),
+            (
+                "The input has more than one dimension",
+                fixed.input_dims() > 1,
+            ),
+            (
+                "the flattened shape the declaration gives the output is not the kernel's",
+                before.fusion() == FusionForm::WrongShape,
+            ),
+            (
+                "this fix declares the kernel's shape too",
+                after.fusion() == FusionForm::Shape,
             ),
         ],
     )
@@ -523,9 +849,10 @@ impl FixedRun {
     fn input_on_autodiff(&self) -> bool {
         match self {
             FixedRun::Single(_, Outcome::Completed(completed)) => completed.input.autodiff,
-            FixedRun::Single(_, Outcome::Panicked(report)) => {
-                report.stage != Some(Stage::RequireGrad)
-            }
+            FixedRun::Training(_, TrainOutcome::Trained(report)) => report
+                .routing_tensor
+                .as_ref()
+                .is_some_and(|tensor| tensor.autodiff_context),
             _ => false,
         }
     }
@@ -547,6 +874,45 @@ impl FixedRun {
         match self {
             FixedRun::Single(scenario, _) => scenario.declaration,
             FixedRun::Training(request, _) => request.declaration,
+        }
+    }
+
+    /// Whether the input is marked `require_grad()` (a training model's are parameters).
+    fn require_grad(&self) -> bool {
+        match self {
+            FixedRun::Single(scenario, _) => scenario.require_grad,
+            FixedRun::Training(..) => false,
+        }
+    }
+
+    fn fix(&self) -> Fix {
+        match self {
+            FixedRun::Single(scenario, _) => scenario.fix,
+            FixedRun::Training(request, _) => request.fix,
+        }
+    }
+
+    /// The backend of the tensor the generated routing received, when it ran.
+    fn routing_backend(&self) -> Option<String> {
+        match self {
+            FixedRun::Single(_, Outcome::Completed(completed)) => completed
+                .routing_tensor
+                .as_ref()
+                .map(|tensor| tensor.backend.clone()),
+            FixedRun::Training(_, TrainOutcome::Trained(report)) => report
+                .routing_tensor
+                .as_ref()
+                .map(|tensor| tensor.backend.clone()),
+            _ => None,
+        }
+    }
+
+    /// The dimensions of the op's input: a single run's tensor; a training model's layers take
+    /// [examples, features] batches.
+    fn input_dims(&self) -> usize {
+        match self {
+            FixedRun::Single(scenario, _) => scenario.args.shape().len(),
+            FixedRun::Training(..) => 2,
         }
     }
 
@@ -583,11 +949,75 @@ fn in_order(code: &str, snippet: &str) -> bool {
         .all(|wanted| lines.any(|line| line == wanted))
 }
 
-/// The scenario after pressing a fix button: the page's own action on the page's own form.
-fn fixed_form(form: &Form, action: FixAction) -> Form {
+/// The scenario after pressing a fix button: the page's own actions on the page's own form.
+fn fixed_form(form: &Form, offer: &FixOffer) -> Form {
     let mut fixed = form.clone();
-    action.apply(&mut fixed);
+    offer.apply(&mut fixed);
     fixed
+}
+
+/// A fix must lead to a run without a panic: it is offered as one.
+fn check_fix_ran(offer: &FixOffer, fixed: &FixedRun) -> Result<(), Failed> {
+    if fixed.ran() {
+        return Ok(());
+    }
+    let what = match fixed {
+        FixedRun::Single(_, Outcome::Panicked(report))
+        | FixedRun::Training(_, TrainOutcome::Panicked { report, .. }) => {
+            format!("panics: {}", report.message)
+        }
+        FixedRun::Single(_, outcome) => format!("ends {outcome:?}"),
+        FixedRun::Training(_, outcome) => format!("ends {outcome:?}"),
+    };
+    Err(format!("the fix “{}” leads to a run that {what}", offer.label).into())
+}
+
+/// One fix offered for the single run of `form` (`scenario`, whose exported project is
+/// `before`): the scenario its button leads to must differ, run without a panic, make its
+/// description true, and hold its code.
+pub fn check_offer(
+    form: &Form,
+    scenario: &Scenario,
+    before: &Project,
+    offer: &FixOffer,
+    run: &dyn Fn(&Scenario) -> Outcome,
+) -> Result<(), Failed> {
+    let fixed_scenario = fixed_form(form, offer)
+        .scenario()
+        .map_err(|_| "the fixed form does not parse")?;
+    if fixed_scenario == *scenario {
+        return Err(format!("the fix “{}” changes nothing", offer.label).into());
+    }
+    let fixed = FixedRun::Single(fixed_scenario.clone(), run(&fixed_scenario));
+    check_fix_ran(offer, &fixed)?;
+    check_fix_description(
+        &offer.description,
+        scenario.args.kind(),
+        scenario.declaration,
+        &fixed,
+    )
+    .map_err(|error| format!("fix “{}”: {}", offer.label, error.message().unwrap_or("")))?;
+    check_fix_code(offer, before, &export(&fixed_scenario, None))
+}
+
+/// The page's offers for a single run's panic.
+pub fn single_offers(scenario: &Scenario, report: &PanicReport) -> Vec<FixOffer> {
+    let kind = PanicKind::of(report, scenario.declaration);
+    fixes(&kind, &single_context(scenario))
+}
+
+fn single_context(scenario: &Scenario) -> FixContext {
+    FixContext {
+        op: scenario.args.kind(),
+        declaration: scenario.declaration,
+        site: CallSite::single_run(&scenario.args),
+        fix: scenario.fix,
+        input: input_code(&scenario.args),
+        input_dims: scenario.args.shape().len(),
+        grad_context: scenario.grad_context,
+        backend: scenario.backend,
+        gpu_available: true,
+    }
 }
 
 /// A single-run cell: the route and gradient sentences, or the panic's meaning, surprise and
@@ -603,17 +1033,8 @@ pub fn check_single(
         Outcome::Completed(completed) => check_completed(scenario, completed),
         Outcome::Panicked(report) => {
             let kind = PanicKind::of(report, scenario.declaration);
-            let context = FixContext {
-                op: scenario.args.kind(),
-                declaration: scenario.declaration,
-                site: CallSite::single_run(&scenario.args),
-                fix: scenario.fix,
-                input: input_code(&scenario.args),
-                backend: scenario.backend,
-                gpu_available: true,
-            };
-            let offers = fixes(&kind, &context);
-            let labels: Vec<&str> = offers.iter().map(|offer| offer.label).collect();
+            let offers = fixes(&kind, &single_context(scenario));
+            let labels: Vec<&str> = offers.iter().map(|offer| offer.label.as_str()).collect();
             check_meaning(
                 scenario.args.kind(),
                 scenario.declaration,
@@ -623,18 +1044,7 @@ pub fn check_single(
             )?;
             let before = export(scenario, None);
             for offer in &offers {
-                let fixed_form = fixed_form(form, offer.action);
-                let fixed_scenario = fixed_form
-                    .scenario()
-                    .map_err(|_| "the fixed form does not parse")?;
-                if fixed_scenario == *scenario {
-                    return Err(format!("the fix “{}” changes nothing", offer.label).into());
-                }
-                let fixed = FixedRun::Single(fixed_scenario.clone(), run(&fixed_scenario));
-                check_fix_description(offer.description, scenario.args.kind(), &fixed).map_err(
-                    |error| format!("fix “{}”: {}", offer.label, error.message().unwrap_or("")),
-                )?;
-                check_fix_code(offer, &before, &export(&fixed_scenario, None))?;
+                check_offer(form, scenario, &before, offer, run)?;
             }
             Ok(())
         }
@@ -674,6 +1084,7 @@ pub fn check_single(
                         "implement the op for CubeBackend",
                         code.contains(" for CubeBackend {"),
                     ),
+                    ("the backend under fusion", cfg!(feature = "fusion")),
                     (
                         "the macro then generates the Fusion<B> impl",
                         generated.contains("for burn::backend::fusion::Fusion<B>"),
@@ -685,37 +1096,50 @@ pub fn check_single(
     }
 }
 
-/// A fix's code is the exported projects' code: `before` in the project of the scenario as it
-/// was, `after` in the project of the fixed one. The feature fix is two commands of the
-/// project's README.
+/// A fix's code is the exported projects' code: each change's `before` in the project of the
+/// scenario as it was, its `after` in the project of the fixed one. The feature change is two
+/// commands of the project's README.
 fn check_fix_code(offer: &FixOffer, before: &Project, after: &Project) -> Result<(), Failed> {
-    if offer.action == FixAction::EnableFeature {
-        let readme = before.file("README.md").unwrap_or("");
-        for command in [&offer.before, &offer.after] {
-            let command = command.trim_start_matches("$ ");
-            if !readme.contains(&format!("`{command}`"))
-                && !readme.contains(&format!("{command}\n"))
-            {
-                return Err(format!("the README does not give `{command}`").into());
-            }
-        }
-        return Ok(());
-    }
     let before_main = before.file("src/main.rs").unwrap_or("");
     let after_main = after.file("src/main.rs").unwrap_or("");
-    if !in_order(before_main, &offer.before) {
-        return Err(format!(
-            "fix “{}”: its before code is not the exported project's:\n{}",
-            offer.label, offer.before
-        )
-        .into());
+    let readme = before.file("README.md").unwrap_or("");
+    for change in &offer.changes {
+        if change.before.starts_with("$ ") {
+            for command in [&change.before, &change.after] {
+                let command = command.trim_start_matches("$ ");
+                if !readme.contains(&format!("`{command}`"))
+                    && !readme.contains(&format!("{command}\n"))
+                {
+                    return Err(format!("the README does not give `{command}`").into());
+                }
+            }
+            continue;
+        }
+        if !in_order(before_main, &change.before) {
+            return Err(format!(
+                "fix “{}”: its before code is not the exported project's:\n{}",
+                offer.label, change.before
+            )
+            .into());
+        }
+        if !in_order(after_main, &change.after) {
+            return Err(format!(
+                "fix “{}”: its after code is not the fixed project's:\n{}",
+                offer.label, change.after
+            )
+            .into());
+        }
+        // What the change removes is gone (a change that only adds keeps its before code).
+        if !in_order(&change.after, &change.before) && in_order(after_main, &change.before) {
+            return Err(format!(
+                "fix “{}”: its before code is still in the fixed project:\n{}",
+                offer.label, change.before
+            )
+            .into());
+        }
     }
-    if !in_order(after_main, &offer.after) {
-        return Err(format!(
-            "fix “{}”: its after code is not the fixed project's:\n{}",
-            offer.label, offer.after
-        )
-        .into());
+    if offer.changes.is_empty() {
+        return Err(format!("fix “{}” shows no code", offer.label).into());
     }
     Ok(())
 }
@@ -733,17 +1157,47 @@ fn close(shown: f64, value: f64) -> bool {
     (shown - value).abs() <= value.abs() * 5e-3 + f64::MIN_POSITIVE
 }
 
+/// A training run's heading: each part is the request's (op, declaration, call, steps,
+/// optimizer, learning rate) or the backend the run was on.
+fn check_heading(request: &TrainRequest, backend: BackendChoice) -> Result<(), Failed> {
+    let settings = &request.settings;
+    check_sentence(
+        &request_text(request, Some(backend)),
+        &[
+            (request.op.name(), true),
+            (
+                &format!("#[backend_extension({})]", request.declaration.selectors()),
+                true,
+            ),
+            ("called as written", request.fix == Fix::None),
+            (
+                "on x.without_autodiff()",
+                request.fix == Fix::WithoutAutodiff,
+            ),
+            ("replaced by builtin ops", request.fix == Fix::Builtin),
+            ("· WebGPU ·", backend == BackendChoice::Gpu),
+            ("· CPU ·", backend == BackendChoice::Cpu),
+            (&format!("{} steps", settings.steps), true),
+            (
+                "Adam at learning rate",
+                settings.optimizer == OptimizerChoice::Adam,
+            ),
+            (
+                "SGD at learning rate",
+                settings.optimizer == OptimizerChoice::Sgd,
+            ),
+            (&format!("learning rate {}", settings.learning_rate), true),
+        ],
+    )
+}
+
 /// A trained cell: the heading, the end, the loss and parameter sentences.
 pub fn check_training(request: &TrainRequest, report: &TrainReport) -> Result<(), Failed> {
-    let heading = request_text(request, Some(report.backend));
-    check_sentence(
-        &heading,
-        &[
-            ("· WebGPU ·", report.backend == BackendChoice::Gpu),
-            ("· CPU ·", report.backend == BackendChoice::Cpu),
-        ],
-    )?;
-    // The model's numbers are the engine's own constants.
+    check_heading(request, report.backend)?;
+    // The model's numbers are the engine's own constants; its parts, the parameters the run
+    // reported.
+    const MODEL: &str = include_str!("../../src/engine/train/model.rs");
+    let param = |name: &str| report.params.iter().any(|param| param.name == name);
     check_sentence(
         &model_text(request.op),
         &[
@@ -760,6 +1214,24 @@ pub fn check_training(request: &TrainRequest, report: &TrainReport) -> Result<()
             (
                 &format!("the custom int op (+{SHIFT})"),
                 request.op == OpKind::ShiftIds,
+            ),
+            (
+                "a linear layer",
+                param("linear.weight") || param("output.weight"),
+            ),
+            ("an offset", param("offset")),
+            ("then an embedding lookup", param("embedding.weight")),
+            // The model's structure and targets, as the engine's model code writes them.
+            (
+                "with the op between them",
+                MODEL.contains("self.linear.forward(x.clone()),")
+                    && MODEL.contains("mse(scaled + self.offset"),
+            ),
+            ("fit to the line 3x + 1", MODEL.contains("3.0 * x + 1.0")),
+            ("fit to |x|", MODEL.contains("x.abs()")),
+            (
+                "an int op inside a training step",
+                request.op.takes_int_input(),
             ),
         ],
     )?;
@@ -848,6 +1320,19 @@ pub fn check_training(request: &TrainRequest, report: &TrainReport) -> Result<()
                 ),
                 ("A loss is NaN", any_nan),
                 (
+                    "With the builtin fix the custom model calls burn's builtin ops instead of the op",
+                    request.fix == Fix::Builtin
+                        && report.builtin_ran
+                        && report.impls.is_empty()
+                        && report.routing_tensor.is_none(),
+                ),
+                (
+                    "their curves cannot tell the op from burn's ops",
+                    report.builtin_ran
+                        && report.impls.is_empty()
+                        && report.routing_tensor.is_none(),
+                ),
+                (
                     "both models run the same builtin computation",
                     report.builtin_ran
                         && report.impls.is_empty()
@@ -910,13 +1395,7 @@ pub fn check_training_panic(
     train: &dyn Fn(&TrainRequest) -> TrainOutcome,
 ) -> Result<(), Failed> {
     let backend = report.backend.ok_or("the panic has no backend")?;
-    check_sentence(
-        &request_text(request, Some(backend)),
-        &[
-            ("· WebGPU ·", backend == BackendChoice::Gpu),
-            ("· CPU ·", backend == BackendChoice::Cpu),
-        ],
-    )?;
+    check_heading(request, backend)?;
     let kind = PanicKind::of(report, request.declaration);
     let context = FixContext {
         op: request.op,
@@ -924,11 +1403,13 @@ pub fn check_training_panic(
         site: training_call_site(request.op),
         fix: request.fix,
         input: String::new(),
+        input_dims: 2,
+        grad_context: true,
         backend,
         gpu_available: true,
     };
     let offers = fixes(&kind, &context);
-    let labels: Vec<&str> = offers.iter().map(|offer| offer.label).collect();
+    let labels: Vec<&str> = offers.iter().map(|offer| offer.label.as_str()).collect();
     check_meaning(request.op, request.declaration, report, &kind, &labels)?;
     for offer in &offers {
         let mut form = Form::default();
@@ -936,7 +1417,7 @@ pub fn check_training_panic(
         form.declaration = request.declaration;
         form.fix = request.fix;
         form.backend = request.backend;
-        offer.action.apply(&mut form);
+        offer.apply(&mut form);
         let fixed = TrainRequest {
             declaration: form.declaration,
             fix: form.fix,
@@ -947,7 +1428,8 @@ pub fn check_training_panic(
             return Err(format!("the fix “{}” changes nothing", offer.label).into());
         }
         let run = FixedRun::Training(fixed.clone(), train(&fixed));
-        check_fix_description(offer.description, request.op, &run)
+        check_fix_ran(offer, &run)?;
+        check_fix_description(&offer.description, request.op, request.declaration, &run)
             .map_err(|error| format!("fix “{}”: {}", offer.label, error.message().unwrap_or("")))?;
     }
     Ok(())

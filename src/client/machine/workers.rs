@@ -193,7 +193,7 @@ impl Machine {
         };
         let scenarios = vec![
             variant(true, Fix::None),
-            variant(true, Fix::Detach),
+            variant(true, Fix::WithoutAutodiff),
             variant(true, Fix::Builtin),
             variant(false, Fix::None),
         ];
@@ -401,7 +401,7 @@ mod tests {
             vec![
                 warm(vec![
                     variant(true, Fix::None),
-                    variant(true, Fix::Detach),
+                    variant(true, Fix::WithoutAutodiff),
                     variant(true, Fix::Builtin),
                     variant(false, Fix::None),
                 ]),

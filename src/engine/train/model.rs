@@ -36,7 +36,7 @@ impl OpCall {
             OpCall::Custom(declaration, Fix::None) => {
                 custom(declaration, x, param).expect(CHECKED_BUILT)
             }
-            OpCall::Custom(declaration, Fix::Detach) => {
+            OpCall::Custom(declaration, Fix::WithoutAutodiff) => {
                 custom(declaration, x.without_autodiff(), param).expect(CHECKED_BUILT)
             }
             OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => builtin(x, param),
@@ -48,7 +48,7 @@ impl OpCall {
             OpCall::Custom(declaration, Fix::None) => {
                 shift_ids::call(declaration, ids, offset).expect(CHECKED_BUILT)
             }
-            OpCall::Custom(declaration, Fix::Detach) => {
+            OpCall::Custom(declaration, Fix::WithoutAutodiff) => {
                 shift_ids::call(declaration, ids.without_autodiff(), offset).expect(CHECKED_BUILT)
             }
             OpCall::Custom(_, Fix::Builtin) | OpCall::Builtin => shift_ids::reference(ids, offset),

@@ -41,7 +41,7 @@ pub fn float_literal(value: f32) -> String {
 }
 
 /// The statement that calls `op` at `site` under `fix`: the op through its generated routing, on
-/// the input without autodiff (the no-grad fix), or burn's builtin ops instead (the builtin fix).
+/// the input without autodiff (the without-autodiff fix), or burn's builtin ops instead (the builtin fix).
 /// Exactly as it stands in an exported `main`.
 pub fn call_code(op: OpKind, fix: Fix, site: &CallSite) -> String {
     let CallSite {
@@ -51,7 +51,7 @@ pub fn call_code(op: OpKind, fix: Fix, site: &CallSite) -> String {
     } = site;
     match (fix, op) {
         (Fix::None, _) => format!("let {output} = {}({input}, {param});", op.name()),
-        (Fix::Detach, _) => format!(
+        (Fix::WithoutAutodiff, _) => format!(
             "let {output} = {}({input}.without_autodiff(), {param});",
             op.name()
         ),

@@ -100,7 +100,7 @@ fn package_name(scenario: &Scenario) -> String {
         },
         match scenario.fix {
             Fix::None => "no-fix",
-            Fix::Detach => "detached",
+            Fix::WithoutAutodiff => "without-autodiff",
             Fix::Builtin => "builtin",
         }
     )
@@ -392,8 +392,8 @@ fn main_fn(scenario: &Scenario) -> String {
     let input = input_code(&scenario.args);
     let fix_comment = match scenario.fix {
         Fix::None => "    // The custom op, called through the routing burn's macro generated.\n",
-        Fix::Detach => {
-            "    // The no-grad fix: the op gets its input without the autodiff context.\n"
+        Fix::WithoutAutodiff => {
+            "    // The without-autodiff fix: the op gets its input's concrete tensor, outside the graph.\n"
         }
         Fix::Builtin => "    // The builtin fix: burn's own tensor ops instead of the custom op.\n",
     };
@@ -466,7 +466,7 @@ fn title(scenario: &Scenario) -> String {
         },
         match scenario.fix {
             Fix::None => "",
-            Fix::Detach => ", on its input without autodiff (the no-grad fix)",
+            Fix::WithoutAutodiff => ", on its input without autodiff (x.without_autodiff())",
             Fix::Builtin => ", replaced by burn's builtin ops",
         }
     ) + if scenario.fusion {

@@ -81,12 +81,20 @@ impl LinkWord for Fix {
         &Fix::ALL
     }
 
-    /// `none`, `detach`, `builtin`.
+    /// `none`, `without_autodiff`, `builtin`.
     fn word(self) -> &'static str {
         match self {
             Fix::None => "none",
-            Fix::Detach => "detach",
+            Fix::WithoutAutodiff => "without_autodiff",
             Fix::Builtin => "builtin",
+        }
+    }
+
+    /// `detach`, the word before the fix was named for the call it makes.
+    fn old_words(self) -> &'static [&'static str] {
+        match self {
+            Fix::WithoutAutodiff => &["detach"],
+            _ => &[],
         }
     }
 }

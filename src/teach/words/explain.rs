@@ -183,7 +183,7 @@ pub enum FixAction {
     /// Add the `Flex` selector.
     DeclareFlex,
     /// Call the op on `x.without_autodiff()`.
-    Detach,
+    WithoutAutodiff,
     /// Use burn's builtin ops instead of the custom op.
     Builtin,
     /// Run on WebGPU, which the op declares.
@@ -197,6 +197,19 @@ pub enum FixAction {
 }
 
 impl FixAction {
+    /// Every change a fix button can make.
+    pub const ALL: [FixAction; 9] = [
+        FixAction::DeclareAutodiff,
+        FixAction::EnableFeature,
+        FixAction::DeclareFlex,
+        FixAction::WithoutAutodiff,
+        FixAction::Builtin,
+        FixAction::UseGpu,
+        FixAction::EnableGradContext,
+        FixAction::DisableRequireGrad,
+        FixAction::DeclareFusionShape,
+    ];
+
     /// Applies the fix to `form`.
     pub fn apply(self, form: &mut Form) {
         match self {
@@ -215,7 +228,7 @@ impl FixAction {
             FixAction::DeclareFlex => {
                 form.declaration = form.declaration.with_flex(true).unwrap_or(form.declaration)
             }
-            FixAction::Detach => form.fix = Fix::Detach,
+            FixAction::WithoutAutodiff => form.fix = Fix::WithoutAutodiff,
             FixAction::Builtin => form.fix = Fix::Builtin,
             FixAction::UseGpu => form.backend = BackendChoice::Gpu,
             FixAction::EnableGradContext => form.grad_context = true,
@@ -230,19 +243,37 @@ impl FixAction {
     }
 }
 
-/// One fix, as the page offers it.
+/// One place in the code a fix changes: the code there before and after.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FixOffer {
-    /// The button's label.
-    pub label: &'static str,
-    /// What it changes and what it costs.
-    pub description: &'static str,
+pub struct CodeChange {
     /// The code before the fix.
     pub before: String,
     /// The code after the fix.
     pub after: String,
-    /// What the button does.
-    pub action: FixAction,
+}
+
+/// One fix, as the page offers it: one button that makes every change the scenario needs to
+/// run. Where removing this panic alone would lead into another one, the fix also makes the
+/// change that one needs, and its description says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixOffer {
+    /// The button's label.
+    pub label: String,
+    /// What it changes and what it costs, one sentence per change.
+    pub description: String,
+    /// The code it changes, one entry per place (the declaration, the device, the call…).
+    pub changes: Vec<CodeChange>,
+    /// What the button does, in order.
+    pub actions: Vec<FixAction>,
+}
+
+impl FixOffer {
+    /// Applies every change of the fix to `form`.
+    pub fn apply(&self, form: &mut Form) {
+        for action in &self.actions {
+            action.apply(form);
+        }
+    }
 }
 
 /// Where a panic was raised, as the fixes need it.
@@ -258,6 +289,10 @@ pub struct FixContext {
     pub fix: Fix,
     /// The statement that creates the run's input (single runs).
     pub input: String,
+    /// How many dimensions the input has.
+    pub input_dims: usize,
+    /// Whether the input is created on an autodiff device (always, in training).
+    pub grad_context: bool,
     /// The backend the run was on.
     pub backend: BackendChoice,
     /// Whether the engine has a GPU device (else a fix that moves to WebGPU would change
@@ -265,9 +300,208 @@ pub struct FixContext {
     pub gpu_available: bool,
 }
 
-/// The fixes for `kind`, in the context `context`. Only fixes that remove this panic are offered:
-/// a call-site fix never helps a backend the declaration does not list.
+/// The scenario a fix leads to, as far as the declaration's needs go.
+#[derive(Clone, Copy)]
+struct Reached {
+    declaration: Declaration,
+    backend: BackendChoice,
+    grad_context: bool,
+    fix: Fix,
+}
+
+impl Reached {
+    /// The declaration changes the op's call still needs once this scenario is reached: the
+    /// selector for the backend the input is on, the `Autodiff` selector (or its feature) for an
+    /// input on an autodiff device, and, under fusion, the kernel's shape where the flattened one
+    /// differs from it. What each declaration generates, and that these changes are enough, is
+    /// checked against the runs of every fixed scenario (`tests/claims/`).
+    fn still_needs(self, input_dims: usize) -> Vec<FixAction> {
+        let mut needs = Vec::new();
+        if self.fix == Fix::Builtin {
+            return needs;
+        }
+        if self.backend == BackendChoice::Cpu && !self.declaration.flex() {
+            needs.push(FixAction::DeclareFlex);
+        }
+        if self.grad_context && self.fix == Fix::None && !self.declaration.autodiff().in_build() {
+            needs.push(if self.declaration.autodiff() == AutodiffDeclared::CfgOff {
+                FixAction::EnableFeature
+            } else {
+                FixAction::DeclareAutodiff
+            });
+        }
+        if self.declaration.fusion() == FusionForm::WrongShape && input_dims > 1 {
+            needs.push(FixAction::DeclareFusionShape);
+        }
+        needs
+    }
+
+    fn after(mut self, action: FixAction) -> Reached {
+        let mut form = Form::default();
+        form.declaration = self.declaration;
+        form.backend = self.backend;
+        form.grad_context = self.grad_context;
+        form.fix = self.fix;
+        action.apply(&mut form);
+        self.declaration = form.declaration;
+        self.backend = form.backend;
+        self.grad_context = form.grad_context;
+        self.fix = form.fix;
+        self
+    }
+}
+
+/// A declaration change, as a fix's label names it ("Declare Flex and Autodiff").
+fn declared_noun(action: FixAction) -> Option<&'static str> {
+    match action {
+        FixAction::DeclareAutodiff => Some("Autodiff"),
+        FixAction::DeclareFlex => Some("Flex"),
+        FixAction::DeclareFusionShape => Some("the kernel's shape"),
+        _ => None,
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Why a fix makes a change beyond its own, as its description says it.
+fn also_reason(action: FixAction) -> &'static str {
+    match action {
+        FixAction::DeclareFlex => {
+            "The input is on the CPU backend (Flex), which the declaration does not list: this fix lists Flex too."
+        }
+        FixAction::DeclareAutodiff => {
+            "The input is on an autodiff device and the declaration lists no Autodiff selector: this fix lists it too, with the op's Autodiff<B, C> impl."
+        }
+        FixAction::EnableFeature => {
+            "The input is on an autodiff device and the declaration's Autodiff sits behind a feature that is off: this fix builds with the feature on too."
+        }
+        FixAction::DeclareFusionShape => {
+            "The input has more than one dimension, so the flattened shape the declaration gives the output is not the kernel's: this fix declares the kernel's shape too."
+        }
+        _ => "",
+    }
+}
+
+/// The fixes for `kind`, in the context `context`. Each fix removes this panic, and where the
+/// scenario it leads to still lacks a selector (or the kernel's shape), it makes that change too,
+/// so every fix the page offers leads to a run without a panic.
 pub fn fixes(kind: &PanicKind, context: &FixContext) -> Vec<FixOffer> {
+    base_fixes(kind, context)
+        .into_iter()
+        .map(|base| complete(base, context))
+        .collect()
+}
+
+/// A fix that removes this panic, before [`complete`] adds what the scenario it leads to needs.
+struct BaseFix {
+    label: &'static str,
+    description: &'static str,
+    change: CodeChange,
+    action: FixAction,
+}
+
+/// `base`, with the declaration changes the scenario it leads to still needs.
+fn complete(base: BaseFix, context: &FixContext) -> FixOffer {
+    let start = Reached {
+        declaration: context.declaration,
+        backend: context.backend,
+        grad_context: context.grad_context,
+        fix: context.fix,
+    };
+    let mut reached = start.after(base.action);
+    let mut actions = vec![base.action];
+    // Each added change can only add a selector or a shape: at most one round per kind.
+    for _ in 0..3 {
+        let needs = reached.still_needs(context.input_dims);
+        let Some(&next) = needs.iter().find(|need| !actions.contains(need)) else {
+            break;
+        };
+        reached = reached.after(next);
+        actions.push(next);
+    }
+    if actions.len() == 1 {
+        return FixOffer {
+            label: base.label.to_owned(),
+            description: base.description.to_owned(),
+            changes: vec![base.change],
+            actions,
+        };
+    }
+    let extra = &actions[1..];
+    let feature = extra.contains(&FixAction::EnableFeature);
+    let mut nouns: Vec<String> = Vec::new();
+    if let Some(noun) = declared_noun(base.action) {
+        nouns.push(noun.to_owned());
+    }
+    nouns.extend(
+        extra
+            .iter()
+            .filter_map(|&action| declared_noun(action))
+            .map(str::to_owned),
+    );
+    let label = if declared_noun(base.action).is_some() {
+        let declared = format!("Declare {}", and_list(&nouns));
+        if feature {
+            format!("{declared} and enable the feature")
+        } else {
+            declared
+        }
+    } else {
+        let mut parts = Vec::new();
+        if !nouns.is_empty() {
+            parts.push(format!("declare {}", and_list(&nouns)));
+        }
+        if feature {
+            parts.push("enable the feature".to_owned());
+        }
+        parts.insert(0, base.label.to_owned());
+        and_list(&parts)
+    };
+    let mut description = base.description.to_owned();
+    for &action in extra {
+        description.push(' ');
+        description.push_str(also_reason(action));
+    }
+    // The code: the declaration once, as it ends; the feature as its commands; the base's own
+    // change where it is not the declaration.
+    let op = context.op;
+    let declaration_change = CodeChange {
+        before: declaration_code(op, context.declaration),
+        after: declaration_code(op, reached.declaration),
+    };
+    let mut changes = Vec::new();
+    if declared_noun(base.action).is_none() && base.action != FixAction::EnableFeature {
+        changes.push(base.change);
+    }
+    if !nouns.is_empty() {
+        changes.push(declaration_change);
+    }
+    if feature || base.action == FixAction::EnableFeature {
+        changes.push(feature_change());
+    }
+    FixOffer {
+        label,
+        description,
+        changes,
+        actions,
+    }
+}
+
+fn feature_change() -> CodeChange {
+    CodeChange {
+        before: "$ cargo run".to_owned(),
+        after: "$ cargo run --features autodiff".to_owned(),
+    }
+}
+
+fn base_fixes(kind: &PanicKind, context: &FixContext) -> Vec<BaseFix> {
     let FixContext {
         op,
         declaration,
@@ -276,47 +510,53 @@ pub fn fixes(kind: &PanicKind, context: &FixContext) -> Vec<FixOffer> {
         input,
         backend,
         gpu_available,
+        ..
     } = context;
     let (op, declaration) = (*op, *declaration);
     let call = |fix| call_code(op, fix, site);
-    let declared_autodiff = |description| FixOffer {
+    let declaration_change = |after: Option<Declaration>| CodeChange {
+        before: declaration_code(op, declaration),
+        after: declaration_code(op, after.unwrap_or(declaration)),
+    };
+    let declared_autodiff = |description| BaseFix {
         label: "Declare Autodiff",
         description,
-        before: declaration_code(op, declaration),
-        after: declaration_code(
-            op,
+        change: declaration_change(Some(
             declaration
                 .with_autodiff(AutodiffDeclared::Listed)
                 .unwrap_or(Declaration::WITH_AUTODIFF),
-        ),
+        )),
         action: FixAction::DeclareAutodiff,
     };
-    let feature_on = |description| FixOffer {
+    let feature_on = |description| BaseFix {
         label: "Enable the feature",
         description,
-        before: "$ cargo run".to_owned(),
-        after: "$ cargo run --features autodiff".to_owned(),
+        change: feature_change(),
         action: FixAction::EnableFeature,
     };
-    let detach = || FixOffer {
-        label: "Run under no-grad",
+    let detach = || BaseFix {
+        label: "Call it without autodiff",
         description: "Call the op on its input without autodiff: it runs on the concrete backend, but no gradient flows back through it.",
-        before: call(*current_fix),
-        after: call(Fix::Detach),
-        action: FixAction::Detach,
+        change: CodeChange {
+            before: call(*current_fix),
+            after: call(Fix::WithoutAutodiff),
+        },
+        action: FixAction::WithoutAutodiff,
     };
-    let builtin = || FixOffer {
+    let builtin = || BaseFix {
         label: "Use a builtin op",
         description: "Compute the same thing with burn's own tensor ops, which support autodiff on every backend.",
-        before: call(*current_fix),
-        after: call(Fix::Builtin),
+        change: CodeChange {
+            before: call(*current_fix),
+            after: call(Fix::Builtin),
+        },
         action: FixAction::Builtin,
     };
     let float = !op.takes_int_input();
     match kind {
         PanicKind::WrappedTensorHasNoArm { cfg_off: false, .. } => vec![
             declared_autodiff(
-                "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl, which records the op for backward().",
+                "List the Autodiff selector and implement the op for Autodiff<B, C>: the routing then calls that impl.",
             ),
             detach(),
             builtin(),
@@ -331,7 +571,7 @@ pub fn fixes(kind: &PanicKind, context: &FixContext) -> Vec<FixOffer> {
         PanicKind::WrappedTensorHasNoArm { cfg_off: true, .. }
         | PanicKind::ContextRefused { cfg_off: true, .. } => vec![
             feature_on(if float {
-                "Build with the autodiff feature on: the cfg holds, the arms it gates are compiled in, and the routing calls the op's Autodiff<B, C> impl, which records the op for backward()."
+                "Build with the autodiff feature on: the cfg holds, the arms it gates are compiled in, and the routing calls the op's Autodiff<B, C> impl."
             } else {
                 "Build with the autodiff feature on: the cfg holds, the arms it gates are compiled in, and the routing accepts the enabled autodiff context, running the concrete implementation inside it."
             }),
@@ -339,33 +579,28 @@ pub fn fixes(kind: &PanicKind, context: &FixContext) -> Vec<FixOffer> {
             builtin(),
         ],
         PanicKind::BackendHasNoArm {
-            backend: missing,
-            wrapped,
+            backend: missing, ..
         } => {
             let mut offers = Vec::new();
             if missing.as_str() == BackendChoice::Cpu.selector() {
-                offers.push(FixOffer {
+                offers.push(BaseFix {
                     label: "Declare Flex",
-                    description: if *wrapped && !declaration.autodiff().in_build() {
-                        "List the Flex selector so the routing has an arm for a Flex tensor. The input is on an autodiff device too, so the op then also needs Autodiff for it."
-                    } else {
-                        "List the Flex selector so the routing has an arm for a Flex tensor."
-                    },
-                    before: declaration_code(op, declaration),
-                    after: declaration_code(
-                        op,
+                    description: "List the Flex selector so the routing has an arm for a Flex tensor.",
+                    change: declaration_change(Some(
                         declaration
                             .with_flex(true)
                             .unwrap_or(Declaration::WITHOUT_AUTODIFF),
-                    ),
+                    )),
                     action: FixAction::DeclareFlex,
                 });
                 if *gpu_available && *backend == BackendChoice::Cpu {
-                    offers.push(FixOffer {
+                    offers.push(BaseFix {
                         label: "Run on WebGPU",
                         description: "Create the input on the WebGPU backend, which the op declares (Cube).",
-                        before: device_code(BackendChoice::Cpu).to_owned(),
-                        after: device_code(BackendChoice::Gpu).to_owned(),
+                        change: CodeChange {
+                            before: device_code(BackendChoice::Cpu).to_owned(),
+                            after: device_code(BackendChoice::Gpu).to_owned(),
+                        },
                         action: FixAction::UseGpu,
                     });
                 }
@@ -374,32 +609,30 @@ pub fn fixes(kind: &PanicKind, context: &FixContext) -> Vec<FixOffer> {
             offers
         }
         PanicKind::RequireGradOutsideAutodiff => vec![
-            FixOffer {
+            BaseFix {
                 label: "Turn on the grad context",
-                description: "Create the input on an autodiff device, as a training loop does.",
-                before: device_code(*backend).to_owned(),
-                after: format!("{}\n{GRAD_CONTEXT_CODE}", device_code(*backend)),
+                description: "Create the input on an autodiff device.",
+                change: CodeChange {
+                    before: device_code(*backend).to_owned(),
+                    after: format!("{}\n{GRAD_CONTEXT_CODE}", device_code(*backend)),
+                },
                 action: FixAction::EnableGradContext,
             },
-            FixOffer {
+            BaseFix {
                 label: "Drop require_grad",
                 description: "Without a graph there is no gradient to keep.",
-                before: format!("{input}\n{REQUIRE_GRAD_CODE}"),
-                after: input.clone(),
+                change: CodeChange {
+                    before: format!("{input}\n{REQUIRE_GRAD_CODE}"),
+                    after: input.clone(),
+                },
                 action: FixAction::DisableRequireGrad,
             },
         ],
         PanicKind::FusionShape { .. } => vec![
-            FixOffer {
+            BaseFix {
                 label: "Declare the kernel's shape",
                 description: "Declare the shape the kernel returns, the input's: Fusion then records the shape the kernel writes, and what uses the output finds it.",
-                before: declaration_code(op, declaration),
-                after: declaration_code(
-                    op,
-                    declaration
-                        .with_fusion(FusionForm::Shape)
-                        .unwrap_or(declaration),
-                ),
+                change: declaration_change(declaration.with_fusion(FusionForm::Shape)),
                 action: FixAction::DeclareFusionShape,
             },
             builtin(),

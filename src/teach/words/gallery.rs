@@ -96,14 +96,15 @@ pub struct Card {
     pub scenario: CardScenario,
 }
 
-/// The gallery, in the order the page shows it.
+/// The gallery, in the order the page shows it. Its float op is `leaky_relu`, whose trait has a
+/// default body: its catalog lines build on both engines, with and without burn's fusion.
 pub const CARDS: [Card; 10] = [
     Card {
         id: "backend-not-supported-autodiff",
         title: "The fallback arm: a float input in a training loop",
         explanation: "The op lists no Autodiff selector, and its float input is autodiff-wrapped on an autodiff device. The generated match has no arm for a wrapped tensor, so it reaches its fallback arm. In burn 0.22.1 this, not the “Autodiff not supported…” check, is what a float op meets first.",
         scenario: CardScenario::Form {
-            op: OpKind::Scale,
+            op: OpKind::LeakyRelu,
             declaration: Declaration::WITHOUT_AUTODIFF,
             grad_context: true,
             require_grad: true,
@@ -115,7 +116,7 @@ pub const CARDS: [Card; 10] = [
         title: "The fallback arm: a backend the op does not declare",
         explanation: "The op is declared for Cube only and its input lives on the Flex CPU backend. No arm matches that backend, so the same fallback fires, with or without a grad context — even though a Flex impl of the op exists.",
         scenario: CardScenario::Form {
-            op: OpKind::Scale,
+            op: OpKind::LeakyRelu,
             declaration: Declaration::Cube,
             grad_context: false,
             require_grad: false,

@@ -1,8 +1,10 @@
 //! Outcomes as the page words them: paths, implementations, routes, backends, declarations.
 //! Pure functions, tested natively.
 
+use crate::model::catalog::FusionForm;
 use crate::model::outcome::{Completed, ImplCall, PanicLocation, Phase, Route, Stage, Values};
 use crate::model::scenario::{AutodiffDeclared, BackendChoice, Declaration, Fix};
+use crate::teach::numbers::shape_text;
 
 /// A source path as rustc recorded it, made readable: paths into the cargo registry start at
 /// the crate (`burn-tensor-0.22.1/src/…`), project paths stay as they are (`src/ops/scale.rs`).
@@ -49,8 +51,10 @@ pub fn impl_text(call: &ImplCall) -> String {
     let phase = match call.phase {
         Phase::Forward => "forward",
         Phase::Backward => "backward",
+        // Under fusion the CubeCL impl runs when fusion executes its queue: the step it
+        // recorded itself in is what the run observed, not which pass queued it.
         Phase::Deferred => &format!(
-            "deferred: queued earlier, it ran {}",
+            "ran {}",
             match call.stage {
                 Stage::ReadBack => "when the results were read back",
                 Stage::Reference => "while the CPU reference was computed",
@@ -80,11 +84,31 @@ pub fn route_explanation(completed: &Completed) -> String {
     match completed.route {
         Route::Concrete => "The generated routing found a concrete backend tensor with the autodiff context disabled and called the op's implementation for that backend.".to_owned(),
         Route::ConcreteInAutodiffContext => "The routing tensor is an int tensor, which autodiff never wraps. The declaration lets the routing accept the enabled autodiff context: it ran the concrete implementation and re-wrapped its output in that context.".to_owned(),
-        Route::AutodiffImpl if completed.output_tracked => "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>, which recorded the op for backward().".to_owned(),
+        // What backward() ran is recorded: an op with its own `Backward` step is called again
+        // there; one whose impl is its default body (burn's tensor ops) is not.
+        Route::AutodiffImpl if completed.output_tracked && completed.impls.iter().any(|call| call.phase == Phase::Backward) => "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>, which recorded the op's own backward step: backward() called the op's implementation again.".to_owned(),
+        Route::AutodiffImpl if completed.output_tracked && completed.impls.iter().any(|call| call.phase == Phase::Deferred) => "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>, and its output is tracked by autodiff. Under fusion the op's CubeCL implementation records itself when fusion runs its queue (the list below names the step), so which pass called it is not recorded.".to_owned(),
+        Route::AutodiffImpl if completed.output_tracked => "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>. Its body is made of burn's tensor ops, which recorded their own backward steps: backward() called no implementation of the op.".to_owned(),
         Route::AutodiffImpl => "The input is wrapped by autodiff and the op lists the Autodiff selector, so the routing called the op's impl for Autodiff<B, C>. The input does not require a gradient, so nothing was recorded for backward().".to_owned(),
         Route::Builtin if completed.gradient.is_some() => "The custom op was not called: burn's own tensor ops computed the result, and their own backward passes gave the gradient.".to_owned(),
         Route::Builtin => "The custom op was not called: burn's own tensor ops computed the result.".to_owned(),
     }
+}
+
+/// For a declaration that flattens the output's shape (`#[fusion(shape = …)]` in the catalog's
+/// wrong form) and a run where that changed nothing: the declared shape the output carries and
+/// the shape of the reference (what the kernel computes) are the same, which only a
+/// one-dimensional input allows. `None` otherwise.
+pub fn flattened_shape_note(declaration: Declaration, completed: &Completed) -> Option<String> {
+    let (declared, kernel) = (&completed.output.shape, &completed.reference.shape);
+    (declaration.fusion() == FusionForm::WrongShape && declared == kernel && kernel.len() == 1)
+        .then(|| {
+            format!(
+                "This declaration flattens the output's shape to one dimension, and this input already has one: the declared shape, {}, is the kernel's, {}, so the run shows nothing wrong.",
+                shape_text(declared),
+                shape_text(kernel)
+            )
+        })
 }
 
 /// The backend's name on the page.
@@ -111,7 +135,7 @@ pub fn missing_gradient_reason(completed: &Completed) -> Option<&'static str> {
     } else if !completed.input.autodiff {
         "No gradient: the input is not on an autodiff device, so nothing is tracked."
     } else if detached {
-        "No gradient: the op received the input detached (without_autodiff()), so backward() cannot reach it."
+        "No gradient: the op received the input without autodiff (without_autodiff()), so backward() cannot reach it."
     } else if !completed.input.require_grad {
         "No gradient: the input does not require one (turn on require_grad)."
     } else {
@@ -133,7 +157,7 @@ pub fn declaration_label(declaration: Declaration) -> String {
 pub fn fix_text(fix: Fix) -> &'static str {
     match fix {
         Fix::None => "called as written",
-        Fix::Detach => "on x.without_autodiff()",
+        Fix::WithoutAutodiff => "on x.without_autodiff()",
         Fix::Builtin => "replaced by builtin ops",
     }
 }

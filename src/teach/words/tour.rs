@@ -97,7 +97,7 @@ pub const TOUR: [TourStep; 6] = [
     },
     TourStep {
         title: "Fusion",
-        text: "burn-wgpu turns on burn's fusion feature by default: Cube is then Fusion<CubeBackend>, which queues ops and runs them later, fused. This switch reloads the page with the engine built that way. There an op lists the Fusion selector, with a #[fusion(...)] on its method, and the page shows when its kernel actually ran, or what rustc says of a declaration that no longer compiles.",
+        text: "burn-wgpu turns on burn's fusion feature by default: Cube is then Fusion<CubeBackend>, which queues tensor ops and fuses runs of them into one kernel; a custom op is queued as its own operation, which fusion never merges with its neighbours. This switch reloads the page with the engine built that way. There an op whose trait has a default body runs as it is; one without needs the Fusion selector, with a #[fusion(...)] on its method, or a Fusion<B> impl written by hand. The page shows when the op's kernel actually ran, or what rustc says of a declaration that no longer compiles.",
         target: "#fusion-choice",
         action: TourAction::ShowFusion,
     },
