@@ -204,3 +204,19 @@ test('training with the wrong declared shape panics at step 1, where the next op
     "In the model's forward pass, the next op took its input's dimensions from that declared shape and panicked, before the queued kernel had run.",
   );
 });
+
+test('the flattened declared shape on a 1-D input changes nothing, says so, and offers a 2-D input that shows the lesson', async ({ page }) => {
+  const playground = new Playground(page);
+  // The page's own example input for scale: one dimension.
+  await playground.open('?op=scale&declares_autodiff=yes&fusion=on&declares_fusion=wrong_shape&grad=off&require_grad=off&fix=none');
+  expect(await playground.outcomeKind()).toBe('completed');
+  expect(await playground.text('flattened-shape-note')).toBe(
+    "This declaration flattens the output's shape to one dimension, and this input already has one: the declared shape, [3], is the kernel's, [3], so the run shows nothing wrong.",
+  );
+  await playground.outcomePanel.getByRole('button', { name: 'Try a 2-D input' }).click();
+  await playground.settled();
+  expect(await playground.tensorField.inputValue()).toBe('1, -2, 3.5; 0.25, -0.5, 8');
+  expect(await playground.outcomeKind()).toBe('panicked');
+  expect(await playground.text('panic-message')).toBe('range end index 2 out of range for slice of length 1');
+  await expect(playground.outcomePanel.getByTestId('flattened-shape-note')).toHaveCount(0);
+});
