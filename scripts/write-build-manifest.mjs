@@ -2,7 +2,8 @@
 // - dist/sw.js, the service worker (from src/ui/sw.js), with the build's file list and id, so a
 //   visit can be served from the cache of exactly one build;
 // - dist/engine-loader.js, with each engine wasm's sizes (raw, gzip, brotli), so the download
-//   progress can show the total that crosses the network.
+//   progress can show the total that crosses the network, and the service worker's cache name, so
+//   the page can keep there what it downloaded itself.
 // Usage: node scripts/write-build-manifest.mjs dist
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -37,6 +38,8 @@ const engines = Object.fromEntries(
   Object.entries(files).filter(([name]) => /^engine-worker(-fusion)?_bg\.wasm$/.test(name)),
 );
 const loaderPath = join(dir, 'engine-loader.js');
-const loader = (await readFile(loaderPath, 'utf8')).replace('const ENGINE_SIZES = null;', `const ENGINE_SIZES = ${JSON.stringify(engines)};`);
+const loader = (await readFile(loaderPath, 'utf8'))
+  .replace('const ENGINE_SIZES = null;', `const ENGINE_SIZES = ${JSON.stringify(engines)};`)
+  .replace('const CACHE_NAME = null;', `const CACHE_NAME = ${JSON.stringify(`playground-${build.id}`)};`);
 await writeFile(loaderPath, loader);
 console.log(`build ${build.id}: ${Object.keys(files).length} files; engines ${JSON.stringify(engines)}`);

@@ -114,3 +114,59 @@ test('a new build replaces the cached one whole, once no page of the old one is 
     host.stop();
   }
 });
+
+/**
+ * A host that sends nothing but the bytes and their type: no validators, no cache headers, no
+ * compression (its `.gz` files are files like any other). Counts the body bytes it served per
+ * file.
+ */
+async function startBareHost(port) {
+  const { createServer } = await import('node:http');
+  const { existsSync, statSync } = await import('node:fs');
+  const types = { wasm: 'application/wasm', js: 'text/javascript', css: 'text/css', html: 'text/html', gz: 'application/gzip' };
+  const served = {};
+  const server = createServer((request, response) => {
+    const name = decodeURIComponent(new URL(request.url, 'http://host').pathname.slice(1)) || 'index.html';
+    const path = join(DIST, name);
+    if (name.includes('..') || !existsSync(path) || !statSync(path).isFile()) {
+      response.writeHead(404);
+      response.end();
+      return;
+    }
+    const body = readFileSync(path);
+    response.writeHead(200, { 'content-type': types[name.split('.').pop()] ?? 'application/octet-stream', 'content-length': body.length });
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    served[name] = (served[name] ?? 0) + body.length;
+    response.end(body);
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}/`, served, stop: () => server.close() };
+}
+
+test('a first visit from a host without cache headers downloads each wasm once, service worker included', async ({ browser }) => {
+  const host = await startBareHost(4191);
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
+  try {
+    const page = await context.newPage();
+    const playground = new Playground(page);
+    await page.goto(`${host.url}index.html?op=scale&declares_autodiff=yes&grad=on&require_grad=on&fix=none`);
+    await playground.waitForEngine();
+    await playground.settled();
+    expect(await playground.outcomeKind()).toBe('completed');
+    // Installed: every file of the build (but the fusion engine, kept only once used) is in its
+    // cache.
+    await expect.poll(() => controlled(page), { timeout: 60_000 }).toBe(true);
+    const wasm = Object.keys(JSON.parse(readFileSync(join(DIST, 'sw.js'), 'utf8').match(/const BUILD = (\{.*\});/)[1]).files)
+      .filter((name) => name.endsWith('.wasm') && !name.startsWith('engine-worker-fusion'));
+    expect(wasm.length, 'the page\'s wasm and the engine\'s').toBe(2);
+    const once = Object.fromEntries(wasm.map((name) => [name, readFileSync(join(DIST, name)).length]));
+    const served = Object.fromEntries(wasm.map((name) => [name, (host.served[name] ?? 0) + (host.served[`${name}.gz`] ?? 0)]));
+    expect(served, 'bytes served for each wasm, raw and .gz together').toEqual(once);
+  } finally {
+    await context.close();
+    host.stop();
+  }
+});

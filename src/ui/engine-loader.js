@@ -11,6 +11,19 @@ const ENGINE_URL = FUSION ? 'engine-worker-fusion_bg.wasm' : 'engine-worker_bg.w
 // scripts/write-build-manifest.mjs into a release build (null in a development build).
 const ENGINE_SIZES = null;
 const SIZES = ENGINE_SIZES?.[ENGINE_URL] ?? null;
+// The service worker's cache for this build (written with the sizes; null in a development
+// build). The page puts what it downloaded there itself, so that installing the service worker
+// does not download it again (src/ui/sw.js skips what the cache holds).
+const CACHE_NAME = null;
+
+/** Keeps `response` (of this build's `name`) in the service worker's cache. */
+function keep(name, response) {
+  if (!CACHE_NAME || !('caches' in globalThis)) return Promise.resolve();
+  const type = name.endsWith('.wasm') ? 'application/wasm' : (response.headers.get('content-type') ?? '');
+  // The body as decoded, with its type only: the cache serves it to a later visit as is.
+  const kept = new Response(response.body, { headers: { 'content-type': type } });
+  return caches.open(CACHE_NAME).then((cache) => cache.put(new URL(name, location.href), kept));
+}
 
 function load() {
   // `received` counts the engine's bytes as the body yields them (decompressed); `fraction` is
@@ -29,7 +42,8 @@ function load() {
     // is the fraction of the transfer done.
     state.total = encoding ? (length ?? SIZES?.[encoding === 'br' ? 'br' : 'gzip'] ?? null) : raw;
     // The response itself goes to compileStreaming (so the browser may cache its compiled code);
-    // a clone is read to count.
+    // a clone is read to count, and, unless a service worker answered, one is kept.
+    state.kept = state.cached ? Promise.resolve() : keep(ENGINE_URL, response.clone()).catch(() => {});
     const reader = response.clone().body.getReader();
     (async () => {
       for (;;) {
@@ -57,10 +71,31 @@ globalThis.playgroundEngine = {
   },
 };
 
+/**
+ * The page's own wasm, script and style as this visit fetched them: trunk names them by their
+ * content's hash (`playground-<hash>_bg.wasm`), so the browser's HTTP cache can only hold this
+ * build's bytes under those names; `force-cache` reads them from there without the network.
+ */
+async function keepPageFiles() {
+  const own = /\/(playground-[0-9a-f]+(_bg\.wasm|\.js)|main-[0-9a-f]+\.css)$/;
+  const names = performance
+    .getEntriesByType('resource')
+    .map((entry) => new URL(entry.name))
+    .filter((url) => url.origin === location.origin && own.test(url.pathname))
+    .map((url) => url.pathname.split('/').pop());
+  for (const name of new Set(names)) {
+    const response = await fetch(name, { cache: 'force-cache' });
+    if (response.ok) await keep(name, response);
+  }
+}
+
 // A release build keeps itself for the next visit, offline included; registered once the engine
-// is in, so the service worker's own downloads never compete with the first one.
+// is in, so the service worker's own downloads never compete with the first one, and after the
+// page kept what it fetched, so that installing downloads only what is missing.
 if (ENGINE_SIZES && 'serviceWorker' in navigator) {
   globalThis.playgroundEngine.current.module
+    .then(() => globalThis.playgroundEngine.current.kept)
+    .then(() => (navigator.serviceWorker.controller ? null : keepPageFiles().catch(() => {})))
     .then(() => navigator.serviceWorker.register('./sw.js'))
     .catch(() => {});
 }

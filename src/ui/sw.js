@@ -7,6 +7,9 @@
 // cache, so a page never mixes files of two builds. A new build ships a new sw.js: the browser
 // installs it beside the old one, and it takes over when no page of the old build is open.
 //
+// What the first visit's page downloaded itself — the engine, its own wasm, script and style — it
+// has put in this build's cache before registering this worker, and installing skips it.
+//
 // Where the host does not compress (a plain static host), the precompressed `.gz` copy dist/
 // ships is fetched and decompressed here: the bytes that cross the network are the gzip ones.
 // Where it does, installing revalidates what the first visit already downloaded (a 304, no body).
@@ -47,6 +50,9 @@ self.addEventListener('install', (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       for (const name of Object.keys(BUILD.files).filter((name) => !LAZY.test(name))) {
+        // Kept already by the page that registered this worker (engine-loader.js): the bytes it
+        // downloaded are not downloaded again.
+        if (await cache.match(new URL(name, self.registration.scope))) continue;
         const response = await download(name);
         if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
         await cache.put(new URL(name, self.registration.scope), response);
