@@ -135,4 +135,12 @@ export class FirefoxPlayground {
     await this.click(`${OUTCOME} .fix[data-fix="${label}"]`, label);
     await this.settled();
   }
+
+  /** The text of the exported project's file `path`, as its box shows it once opened. */
+  async exportFile(path) {
+    const details = `section.export details[data-file="${path}"]`;
+    await (await this.page.waitForSelector(`${details} summary`)).click();
+    await this.page.waitForFunction((details) => document.querySelector(`${details} pre`)?.textContent.length > 0, {}, details);
+    return this.page.$eval(`${details} pre`, (element) => element.textContent);
+  }
 }

@@ -71,9 +71,9 @@ describe('Firefox as shipped (no WebGPU)', () => {
     const page = await playground();
     await page.open('?op=scale&declares_autodiff=no&grad=on&require_grad=on&fix=none&x=1,-2&param=3');
     assert.equal(await page.text('panic-message'), 'not implemented: Backend not supported for custom op `scale`');
-    const readme = await page.page.$eval('section.export details[data-file="README.md"] pre', (element) => element.textContent);
+    const readme = await page.exportFile('README.md');
     assert.match(readme, /panicked on the CPU backend \(burn-flex\), with the message\n`cargo run` panics with:\n\n```text\nnot implemented: Backend not supported for custom op `scale`\n```/);
-    const main = await page.page.$eval('section.export details[data-file="src/main.rs"] pre', (element) => element.textContent);
+    const main = await page.exportFile('src/main.rs');
     assert.match(main, /let device = Device::flex\(\);/);
     await page.page.close();
   });
@@ -88,7 +88,7 @@ describe('Firefox as shipped (no WebGPU)', () => {
       await page.applyFix('Declare Autodiff');
       assert.equal(await page.text('output-values'), '11, 12');
       assert.equal(await page.train(), 'completed');
-      const readme = await page.page.$eval('section.export details[data-file="README.md"] pre', (element) => element.textContent);
+      const readme = await page.exportFile('README.md');
       assert.match(readme, /```text\nshape of y = \[2\]\ny = 11, 12\n```/);
       await page.page.close();
     } finally {

@@ -64,7 +64,7 @@ describe('Firefox with WebGPU on', () => {
       assert.equal(await hosted.train(), 'completed');
       const heading = await hosted.page.$eval('[data-testid="train-request"]', (element) => element.textContent);
       assert.match(heading, / · WebGPU · /);
-      const readme = await hosted.page.$eval('section.export details[data-file="README.md"] pre', (element) => element.textContent);
+      const readme = await hosted.exportFile('README.md');
       assert.match(readme, /```text\nshape of y = \[2\]\ny = 3, -6\ndsum\(y\)\/dx = 3, 3\n```/);
       await hosted.page.close();
     } finally {

@@ -61,3 +61,21 @@ test('an input that does not parse cannot be exported, and says why', async ({ p
   await expect(page.locator('section.export').getByTestId('export-button')).toBeDisabled();
   await expect(page.locator('section.export')).toContainText('A field above does not parse');
 });
+
+test('a big input is written into the exported main.rs only when that file is opened', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open('?op=scale&grad=off&require_grad=off&declares_autodiff=no&fix=none&param=2');
+  const values = Array.from({ length: 65536 }, (_, i) => (i % 7) - 3);
+  await playground.typeTensor(values.join(','));
+  expect(await playground.outcomeKind()).toBe('completed');
+  const panel = page.locator('section.export');
+  // Closed, the files hold nothing: the run did not write 64 K values into the page again.
+  expect(await panel.evaluate((element) => element.textContent.length)).toBeLessThan(5_000);
+  const mainFile = panel.locator('details[data-file="src/main.rs"]');
+  await mainFile.locator('summary').click();
+  await expect(mainFile.locator('pre')).toContainText('fn main() {');
+  const main = await mainFile.locator('pre').textContent();
+  const literal = main.match(/let values: Vec<f32> = vec!\[([^\]]*)\]/s)[1];
+  const written = literal.split(',').map((value) => value.trim()).filter((value) => value !== '');
+  expect(written.map(Number)).toEqual(values);
+});

@@ -33,6 +33,7 @@ test('from a plain static host at a sub-path: page, workers, training, export', 
   await panel.getByTestId('train-button').click();
   await expect(panel.getByTestId('train-status')).toHaveAttribute('data-state', 'completed', { timeout: 120_000 });
   await expect(panel.getByTestId('train-request')).toContainText(' · WebGPU · ');
+  await page.locator('section.export details[data-file="README.md"] summary').click();
   const readme = page.locator('section.export details[data-file="README.md"] pre');
   await expect(readme).toContainText('```text\nshape of y = [2]\ny = 3, -6\ndsum(y)/dx = 3, 3\n```', { useInnerText: false });
   // Everything came from below the sub-path.

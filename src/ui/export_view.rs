@@ -7,7 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::state::use_playground;
 use crate::client::machine::Reply;
 use crate::model::scenario::Scenario;
-use crate::teach::export::project::{Project, Shown, export};
+use crate::teach::export::project::{FILES, Shown, export, export_file};
 use crate::teach::export::zip::zip;
 
 /// What a reply showed, as the exported program shows it.
@@ -34,13 +34,17 @@ fn download(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
     web_sys::Url::revoke_object_url(&url)
 }
 
-/// The export panel.
+/// The scenario to export — as the last run ran it when that run was of the form's scenario (the
+/// engine may have sent it to the CPU) — with what the page showed for it.
+type Source = Option<(Scenario, Option<Shown>)>;
+
+/// The export panel. The project is written only when it is downloaded, copied or a file of it
+/// opened: its `main.rs` holds every value of the input, and a run with a big tensor would
+/// otherwise write them all into the page again.
 #[component]
 pub fn ExportPanel() -> impl IntoView {
     let playground = use_playground();
-    // The form's scenario — as the last run ran it when that run was of this scenario (the
-    // engine may have sent it to the CPU), with what the page showed for it.
-    let project = Memo::new(move |_| {
+    let source = Memo::new(move |_| -> Source {
         let scenario = playground
             .form
             .with(|form| playground.parse_cache.scenario(form).ok())?;
@@ -54,14 +58,15 @@ pub fn ExportPanel() -> impl IntoView {
                 })
                 .map(|run| (run.scenario.clone(), shown(&run.reply)))
         });
-        Some(match ran {
-            Some((ran, shown)) => export(&ran, shown.as_ref()),
-            None => export(&scenario, None),
-        })
+        Some(ran.unwrap_or((scenario, None)))
     });
     let status = RwSignal::new(None::<String>);
     let on_download = move |_| {
-        let Some(project) = project.get_untracked() else {
+        let Some(project) = source.with_untracked(|source| {
+            source
+                .as_ref()
+                .map(|(scenario, shown)| export(scenario, shown.as_ref()))
+        }) else {
             return;
         };
         let name = format!("{}.zip", project.name);
@@ -83,31 +88,44 @@ pub fn ExportPanel() -> impl IntoView {
                     type="button"
                     class="run-button"
                     data-testid="export-button"
-                    prop:disabled=move || project.with(Option::is_none)
+                    prop:disabled=move || source.with(Option::is_none)
                     on:click=on_download
                 >"Download the Cargo project (.zip)"</button>
                 <span class="note" role="status" data-testid="export-status">{move || status.get()}</span>
             </div>
-            {move || project.get().map(|project| view! { <ProjectFiles project/> })}
+            {move || source.with(Option::is_some).then(|| view! { <ProjectFiles source/> })}
             <EmbedSnippet/>
-            {move || project.with(Option::is_none).then(|| view! {
+            {move || source.with(Option::is_none).then(|| view! {
                 <p class="note">"A field above does not parse: fix it to export the scenario."</p>
             })}
         </section>
     }
 }
 
-/// Each file of the project, to read and copy.
+/// Each file of the project, to read and copy: written when its box is opened (and again while
+/// it is open, when the scenario changes), or when it is copied.
 #[component]
-fn ProjectFiles(project: Project) -> impl IntoView {
-    project
-        .files
-        .into_iter()
-        .map(|file| {
+fn ProjectFiles(source: Memo<Source>) -> impl IntoView {
+    let text_of = move |path: &str| {
+        source.with(|source| {
+            source
+                .as_ref()
+                .map(|(scenario, shown)| export_file(scenario, shown.as_ref(), path))
+                .unwrap_or_default()
+        })
+    };
+    FILES
+        .iter()
+        .map(|&path| {
             let copied = RwSignal::new(false);
-            let text = file.text.clone();
+            let open = RwSignal::new(false);
             let copy = move |_| {
-                let text = text.clone();
+                let text = source.with_untracked(|source| {
+                    source
+                        .as_ref()
+                        .map(|(scenario, shown)| export_file(scenario, shown.as_ref(), path))
+                        .unwrap_or_default()
+                });
                 let clipboard = web_sys::window().map(|window| window.navigator().clipboard());
                 leptos::task::spawn_local(async move {
                     if let Some(clipboard) = clipboard {
@@ -117,13 +135,20 @@ fn ProjectFiles(project: Project) -> impl IntoView {
                     }
                 });
             };
+            let on_toggle = move |event: web_sys::Event| {
+                let is_open = event
+                    .target()
+                    .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|details| details.has_attribute("open"));
+                open.set(is_open);
+            };
             view! {
-                <details class="export-file" data-file=file.path.clone()>
-                    <summary><code>{file.path.clone()}</code></summary>
+                <details class="export-file" data-file=path on:toggle=on_toggle>
+                    <summary><code>{path}</code></summary>
                     <button type="button" class="share-button copy-button" on:click=copy>
                         {move || if copied.get() { "Copied" } else { "Copy" }}
                     </button>
-                    <pre class="snippet"><code>{file.text}</code></pre>
+                    <pre class="snippet"><code>{move || open.get().then(|| text_of(path))}</code></pre>
                 </details>
             }
         })

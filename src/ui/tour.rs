@@ -46,16 +46,22 @@ fn element(selector: &str) -> Option<web_sys::Element> {
 
 /// Marks the step's target and brings it into view (the previous mark is removed first).
 fn point_at(selector: &str) {
-    if let Some(previous) = element(".tour-target") {
-        let _ = previous.class_list().remove_1("tour-target");
-    }
+    unmark();
     if let Some(target) = element(selector) {
-        let _ = target.class_list().add_1("tour-target");
+        mark(&target);
         let options = web_sys::ScrollIntoViewOptions::new();
         options.set_block(web_sys::ScrollLogicalPosition::Center);
         options.set_behavior(web_sys::ScrollBehavior::Smooth);
         target.scroll_into_view_with_scroll_into_view_options(&options);
     }
+}
+
+/// Marks `target` as the step's, taking the mark off any other element.
+fn mark(target: &web_sys::Element) {
+    if let Some(previous) = element(".tour-target") {
+        let _ = previous.class_list().remove_1("tour-target");
+    }
+    let _ = target.class_list().add_1("tour-target");
 }
 
 fn unmark() {
@@ -118,6 +124,18 @@ pub fn Tour(open: RwSignal<Option<usize>>) -> impl IntoView {
                 gloo_timers::future::TimeoutFuture::new(50).await;
             }
             point_at(target);
+            // The outcome can be drawn again while the step is shown (the fixes follow what the
+            // engine says of its GPU): the mark follows the element that is there now.
+            let shown = move || open.try_get_untracked().flatten() == Some(index);
+            while shown() {
+                gloo_timers::future::TimeoutFuture::new(250).await;
+                if shown()
+                    && let Some(now) = element(target)
+                    && !now.class_list().contains("tour-target")
+                {
+                    mark(&now);
+                }
+            }
         });
         if let Some(heading) = heading.get_untracked() {
             let _ = heading.focus();

@@ -106,26 +106,37 @@ fn package_name(scenario: &Scenario) -> String {
     )
 }
 
+/// The files of every exported project, in the order they are listed.
+pub const FILES: [&str; 3] = ["Cargo.toml", "src/main.rs", "README.md"];
+
 /// Exports `scenario`; `shown` is what the playground showed when it ran it (written into the
 /// README), if it did.
 pub fn export(scenario: &Scenario, shown: Option<&Shown>) -> Project {
     let name = package_name(scenario);
     Project {
-        files: vec![
-            ProjectFile {
-                path: "Cargo.toml".to_owned(),
-                text: cargo_toml(&name, scenario),
-            },
-            ProjectFile {
-                path: "src/main.rs".to_owned(),
-                text: main_rs(scenario),
-            },
-            ProjectFile {
-                path: "README.md".to_owned(),
-                text: readme(&name, scenario, shown),
-            },
-        ],
+        files: FILES
+            .iter()
+            .map(|&path| ProjectFile {
+                path: path.to_owned(),
+                text: file_text(path, &name, scenario, shown),
+            })
+            .collect(),
         name,
+    }
+}
+
+/// One file of the project [`export`] writes: a page shows a file only when it is opened (a
+/// tensor of a million values is a `main.rs` of megabytes).
+pub fn export_file(scenario: &Scenario, shown: Option<&Shown>, path: &str) -> String {
+    file_text(path, &package_name(scenario), scenario, shown)
+}
+
+fn file_text(path: &str, name: &str, scenario: &Scenario, shown: Option<&Shown>) -> String {
+    match path {
+        "Cargo.toml" => cargo_toml(name, scenario),
+        "src/main.rs" => main_rs(scenario),
+        "README.md" => readme(name, scenario, shown),
+        _ => String::new(),
     }
 }
 
