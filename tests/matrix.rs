@@ -28,8 +28,7 @@ use burn_extension_playground::model::scenario::{
     AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario,
 };
 use burn_extension_playground::ops;
-use burn_extension_playground::teach::code::snippets::{CallSite, input_code};
-use burn_extension_playground::teach::export::project::export;
+use burn_extension_playground::teach::export::project::{Project, export};
 use burn_extension_playground::teach::form::Form;
 use burn_extension_playground::teach::link::words::LinkWord;
 use burn_extension_playground::teach::numbers::{shape_text, values_text};
@@ -894,17 +893,7 @@ impl GoldenRow {
                 row.panic_location = report.location.as_ref().map(panic_location_text);
                 let kind = PanicKind::of(report, scenario.declaration);
                 row.panic_meaning = Some(kind.meaning());
-                let context = FixContext {
-                    op: cell.op,
-                    declaration: cell.declaration,
-                    site: CallSite::single_run(&scenario.args),
-                    fix: cell.fix,
-                    input: input_code(&scenario.args),
-                    input_dims: scenario.args.shape().len(),
-                    grad_context: cell.grad_context,
-                    backend: cell.backend,
-                    gpu_available: true,
-                };
+                let context = FixContext::single_run(scenario, true);
                 row.fixes = fixes(&kind, &context)
                     .into_iter()
                     .map(|offer| GoldenFix {
@@ -1211,10 +1200,11 @@ fn fixed_form(form: &Form, actions: &[FixAction]) -> Form {
     fixed
 }
 
-/// Every offer, pointed at another cell, fails the claims check: its button making any other
-/// single change the page has, or a combined offer cut to its first change.
-fn offers_pointed_elsewhere_fail() -> Result<(), Failed> {
-    let mut mutants = 0;
+/// Calls `visit` with every offer the page makes for a panicked single-run cell: the cell, its
+/// form and scenario, the exported project of that scenario, the offer.
+fn for_each_offer(
+    mut visit: impl FnMut(&Cell, &Form, &Scenario, &Project, &FixOffer) -> Result<(), Failed>,
+) -> Result<(), Failed> {
     for cell in Cell::all() {
         let scenario = cell.scenario();
         let Outcome::Panicked(report) = run(&scenario) else {
@@ -1223,33 +1213,44 @@ fn offers_pointed_elsewhere_fail() -> Result<(), Failed> {
         let form = cell.form();
         let before = export(&scenario, None);
         for offer in claims::single_offers(&scenario, &report) {
-            let target = fixed_form(&form, &offer.actions);
-            let mut wrong: Vec<Vec<FixAction>> =
-                FixAction::ALL.iter().map(|&action| vec![action]).collect();
-            if offer.actions.len() > 1 {
-                wrong.push(offer.actions[..1].to_vec());
-            }
-            for actions in wrong {
-                if fixed_form(&form, &actions) == target {
-                    continue;
-                }
-                let mutant = FixOffer {
-                    actions,
-                    ..offer.clone()
-                };
-                mutants += 1;
-                if claims::check_offer(&form, &scenario, &before, &mutant, &run).is_ok() {
-                    return Err(format!(
-                        "{}: “{}” pointed at {:?} passed",
-                        cell.name(),
-                        offer.label,
-                        mutant.actions
-                    )
-                    .into());
-                }
-            }
+            visit(&cell, &form, &scenario, &before, &offer)?;
         }
     }
+    Ok(())
+}
+
+/// Every offer, pointed at another cell, fails the claims check: its button making any other
+/// single change the page has, or a combined offer cut to its first change.
+fn offers_pointed_elsewhere_fail() -> Result<(), Failed> {
+    let mut mutants = 0;
+    for_each_offer(|cell, form, scenario, before, offer| {
+        let target = fixed_form(form, &offer.actions);
+        let mut wrong: Vec<Vec<FixAction>> =
+            FixAction::ALL.iter().map(|&action| vec![action]).collect();
+        if offer.actions.len() > 1 {
+            wrong.push(offer.actions[..1].to_vec());
+        }
+        for actions in wrong {
+            if fixed_form(form, &actions) == target {
+                continue;
+            }
+            let mutant = FixOffer {
+                actions,
+                ..offer.clone()
+            };
+            mutants += 1;
+            if claims::check_offer(form, scenario, before, &mutant, &run).is_ok() {
+                return Err(format!(
+                    "{}: “{}” pointed at {:?} passed",
+                    cell.name(),
+                    offer.label,
+                    mutant.actions
+                )
+                .into());
+            }
+        }
+        Ok(())
+    })?;
     if mutants == 0 {
         return Err("no offer was tried".into());
     }
@@ -1261,32 +1262,25 @@ fn offers_pointed_elsewhere_fail() -> Result<(), Failed> {
 /// fact of the run backs, and a known phrase the fixed run contradicts.
 fn false_clauses_fail() -> Result<(), Failed> {
     let mut mutants = 0;
-    for cell in Cell::all() {
-        let scenario = cell.scenario();
-        let Outcome::Panicked(report) = run(&scenario) else {
-            continue;
+    for_each_offer(|cell, form, scenario, before, offer| {
+        // Ints carry gradients for no op; a float op's impl is called: each false here.
+        let contradicted = if cell.op.takes_int_input() {
+            "The routing then calls that impl, whose backward step runs."
+        } else {
+            "Ints carry no gradient, so the fix changes nothing."
         };
-        let form = cell.form();
-        let before = export(&scenario, None);
-        for offer in claims::single_offers(&scenario, &report) {
-            // Ints carry gradients for no op; a float op's impl is called: each false here.
-            let contradicted = if cell.op.takes_int_input() {
-                "The routing then calls that impl, whose backward step runs."
-            } else {
-                "Ints carry no gradient, so the fix changes nothing."
+        for clause in [" It also makes the op run faster.", contradicted] {
+            let mutant = FixOffer {
+                description: format!("{} {clause}", offer.description.trim_end()),
+                ..offer.clone()
             };
-            for clause in [" It also makes the op run faster.", contradicted] {
-                let mutant = FixOffer {
-                    description: format!("{} {clause}", offer.description.trim_end()),
-                    ..offer.clone()
-                };
-                mutants += 1;
-                if claims::check_offer(&form, &scenario, &before, &mutant, &run).is_ok() {
-                    return Err(format!("{}: passed “{}”", cell.name(), mutant.description).into());
-                }
+            mutants += 1;
+            if claims::check_offer(form, scenario, before, &mutant, &run).is_ok() {
+                return Err(format!("{}: passed “{}”", cell.name(), mutant.description).into());
             }
         }
-    }
+        Ok(())
+    })?;
     if mutants == 0 {
         return Err("no description was tried".into());
     }

@@ -7,7 +7,6 @@ use super::state::{Change, LastRun, use_playground};
 use crate::client::machine::Reply;
 use crate::model::outcome::{Completed, Outcome, PanicReport};
 use crate::model::scenario::{Declaration, OpKind};
-use crate::teach::code::snippets::{CallSite, input_code};
 use crate::teach::form::OpTexts;
 use crate::teach::numbers::{shape_text, values_text};
 use crate::teach::routing::diagnostics::{
@@ -74,18 +73,8 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
         // Caught by the engine (natively), or trapping the worker (in the browser).
         Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
             let worker_survived = matches!(reply_kind, PanicEnd::Caught);
-            let context = FixContext {
-                op: scenario.args.kind(),
-                declaration: scenario.declaration,
-                site: CallSite::single_run(&scenario.args),
-                fix: scenario.fix,
-                input: input_code(&scenario.args),
-                input_dims: scenario.args.shape().len(),
-                grad_context: scenario.grad_context,
-                backend: scenario.backend,
-                // Set by the card from what the engine says now.
-                gpu_available: false,
-            };
+            // Whether there is a GPU is set by the card from what the engine says now.
+            let context = FixContext::single_run(&scenario, false);
             view! { <PanicCard report context worker_survived/> }.into_any()
         }
         Reply::Outcome(Outcome::NotBuilt { fusion }) => view! {

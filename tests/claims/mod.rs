@@ -24,7 +24,7 @@ use burn_extension_playground::model::training::{
     TrainRequest,
 };
 use burn_extension_playground::teach::code::op_sources::fusion_attribute;
-use burn_extension_playground::teach::code::snippets::{CallSite, input_code, training_call_site};
+use burn_extension_playground::teach::code::snippets::training_call_site;
 use burn_extension_playground::teach::export::project::{Project, export};
 use burn_extension_playground::teach::form::Form;
 use burn_extension_playground::teach::numbers::shape_text;
@@ -1003,21 +1003,7 @@ pub fn check_offer(
 /// The page's offers for a single run's panic.
 pub fn single_offers(scenario: &Scenario, report: &PanicReport) -> Vec<FixOffer> {
     let kind = PanicKind::of(report, scenario.declaration);
-    fixes(&kind, &single_context(scenario))
-}
-
-fn single_context(scenario: &Scenario) -> FixContext {
-    FixContext {
-        op: scenario.args.kind(),
-        declaration: scenario.declaration,
-        site: CallSite::single_run(&scenario.args),
-        fix: scenario.fix,
-        input: input_code(&scenario.args),
-        input_dims: scenario.args.shape().len(),
-        grad_context: scenario.grad_context,
-        backend: scenario.backend,
-        gpu_available: true,
-    }
+    fixes(&kind, &FixContext::single_run(scenario, true))
 }
 
 /// A single-run cell: the route and gradient sentences, or the panic's meaning, surprise and
@@ -1033,7 +1019,7 @@ pub fn check_single(
         Outcome::Completed(completed) => check_completed(scenario, completed),
         Outcome::Panicked(report) => {
             let kind = PanicKind::of(report, scenario.declaration);
-            let offers = fixes(&kind, &single_context(scenario));
+            let offers = fixes(&kind, &FixContext::single_run(scenario, true));
             let labels: Vec<&str> = offers.iter().map(|offer| offer.label.as_str()).collect();
             check_meaning(
                 scenario.args.kind(),

@@ -10,10 +10,10 @@
 
 use crate::model::catalog::FusionForm;
 use crate::model::outcome::{PanicReport, Stage};
-use crate::model::scenario::{AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind};
+use crate::model::scenario::{AutodiffDeclared, BackendChoice, Declaration, Fix, OpKind, Scenario};
 use crate::teach::code::op_sources::declaration_code;
 use crate::teach::code::snippets::{
-    CallSite, GRAD_CONTEXT_CODE, REQUIRE_GRAD_CODE, call_code, device_code,
+    CallSite, GRAD_CONTEXT_CODE, REQUIRE_GRAD_CODE, call_code, device_code, input_code,
 };
 use crate::teach::form::Form;
 use crate::teach::routing::route_view::Observed;
@@ -298,6 +298,23 @@ pub struct FixContext {
     /// Whether the engine has a GPU device (else a fix that moves to WebGPU would change
     /// nothing).
     pub gpu_available: bool,
+}
+
+impl FixContext {
+    /// A single run of `scenario`; `gpu_available`: whether the engine has a GPU device.
+    pub fn single_run(scenario: &Scenario, gpu_available: bool) -> FixContext {
+        FixContext {
+            op: scenario.args.kind(),
+            declaration: scenario.declaration,
+            site: CallSite::single_run(&scenario.args),
+            fix: scenario.fix,
+            input: input_code(&scenario.args),
+            input_dims: scenario.args.shape().len(),
+            grad_context: scenario.grad_context,
+            backend: scenario.backend,
+            gpu_available,
+        }
+    }
 }
 
 /// The scenario a fix leads to, as far as the declaration's needs go.
