@@ -1,12 +1,17 @@
 //! The form and its URL form: round trips, hostile links, and the words the page shows.
 
-use burn_extension_playground::model::outcome::{ImplCall, Phase, Stage, Values};
+use burn_extension_playground::model::outcome::{
+    Difference, ImplCall, PackedValues, Phase, Stage, Summary, TensorView, Values,
+};
 use burn_extension_playground::model::scenario::{
     BackendChoice, Declaration, Fix, IntInput, OpArgs, OpKind, Scenario,
 };
 use burn_extension_playground::teach::form::Form;
 use burn_extension_playground::teach::link::query::{MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem};
-use burn_extension_playground::teach::numbers::values_text;
+use burn_extension_playground::teach::numbers::{
+    csv_text, index_text, last_values_text, page_count, page_label, page_lines, summary_text,
+    values_text,
+};
 use burn_extension_playground::teach::words::present::short_path;
 use proptest::prelude::*;
 
@@ -179,6 +184,137 @@ fn values_are_shown_exactly_and_cut_when_long() {
     assert!(
         values_text(&Values::Int((0..64).collect()), 1_000_000).ends_with("63, … (999936 more)")
     );
+}
+
+/// A tensor of `shape` holding `0, 1, 2, …` cut for sending as the worker cuts it.
+fn counted(shape: Vec<usize>) -> TensorView {
+    let elements = shape.iter().product::<usize>() as i64;
+    let mut tensor = TensorView::new(
+        shape,
+        "I32".to_owned(),
+        Values::Int((0..elements).collect()),
+    );
+    tensor.truncate(64, true);
+    tensor
+}
+
+#[test]
+fn a_big_tensor_reads_as_its_summary_its_last_row_and_pages() {
+    let tensor = counted(vec![100, 10]);
+    assert_eq!(tensor.values.len(), 64);
+    assert_eq!(
+        summary_text(&tensor.summary, false),
+        "min 0 · max 999 · mean ≈ 500 · no NaN or inf"
+    );
+    assert_eq!(
+        last_values_text(&tensor),
+        "… (990 before), 990, 991, 992, 993, 994, 995, 996, 997, 998, 999"
+    );
+    assert_eq!(page_count(1000), 16);
+    assert_eq!(page_label(15, 1000), "Values 961–1,000 of 1,000");
+    let last_page = page_lines(&tensor, 15);
+    assert_eq!(last_page.len(), 5);
+    assert_eq!(
+        last_page[4],
+        (
+            "[99, 2]".to_owned(),
+            "992, 993, 994, 995, 996, 997, 998, 999".to_owned()
+        )
+    );
+    assert_eq!(index_text(&[100, 10], 999), "[99, 9]");
+    assert_eq!(index_text(&[7], 3), "[3]");
+    let csv = csv_text(&tensor);
+    assert_eq!(csv.lines().count(), 100);
+    assert_eq!(
+        csv.lines().last(),
+        Some("990,991,992,993,994,995,996,997,998,999")
+    );
+    // A 1-D tensor: a value per line, the last values at most 16.
+    let flat = counted(vec![70_000]);
+    assert_eq!(csv_text(&flat).lines().nth(69_999), Some("69999"));
+    assert!(last_values_text(&flat).starts_with("… (69984 before), 69984, "));
+}
+
+#[test]
+fn summaries_count_what_is_not_a_number_and_range_the_rest() {
+    let values = Values::Float(vec![
+        1.5,
+        f32::NAN,
+        -2.25,
+        f32::INFINITY,
+        4.0,
+        f32::NEG_INFINITY,
+    ]);
+    let summary = values.summary();
+    assert_eq!(
+        summary,
+        Summary {
+            min: Some(-2.25),
+            max: Some(4.0),
+            mean: Some(3.25 / 3.0),
+            nan: 1,
+            infinite: 2,
+        }
+    );
+    assert_eq!(
+        summary_text(&summary, true),
+        "min -2.25 · max 4 · mean ≈ 1.08 · 1 NaN · 2 inf (min, max and mean of the finite values)"
+    );
+    let nothing_finite = Values::Float(vec![f32::NAN]).summary();
+    assert_eq!(
+        summary_text(&nothing_finite, true),
+        "no finite values · 1 NaN · 0 inf"
+    );
+    // The extremes of an f32 tensor are written as the f32 values they are.
+    assert_eq!(
+        summary_text(&Values::Float(vec![0.1, 0.2]).summary(), true),
+        "min 0.1 · max 0.2 · mean ≈ 0.15 · no NaN or inf"
+    );
+}
+
+#[test]
+fn packed_values_unpack_to_the_same_values() {
+    for values in [
+        Values::Float(vec![0.1, -0.0, f32::NAN, 3.4e38]),
+        Values::Int(vec![i64::MIN, -1, 0, 1 << 40]),
+    ] {
+        let packed = PackedValues::pack(&values);
+        assert_eq!(packed.len(), 4);
+        // NaN is not equal to itself: compare the bits.
+        assert_eq!(format!("{:?}", packed.slice(0..4)), format!("{values:?}"));
+        assert_eq!(
+            format!("{:?}", packed.slice(3..9)),
+            format!("{:?}", values.slice(3..4))
+        );
+    }
+    // Short tensors are sent whole and keep no second copy.
+    let mut short = TensorView::new(vec![2], "F32".to_owned(), Values::Float(vec![1.0, 2.0]));
+    short.truncate(64, true);
+    assert_eq!(short.all_values, None);
+}
+
+#[test]
+fn the_largest_difference_says_where_it_is() {
+    let a = Values::Float(vec![1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(
+        a.difference(&Values::Float(vec![1.0, 2.5, 3.0, 3.5])),
+        Some(Difference {
+            largest: 0.5,
+            at: Some(1),
+        })
+    );
+    assert_eq!(
+        a.difference(&a.clone()),
+        Some(Difference {
+            largest: 0.0,
+            at: None,
+        })
+    );
+    let nan = Values::Float(vec![1.0, 2.0, f32::NAN, 9.0])
+        .difference(&a)
+        .unwrap();
+    assert!(nan.largest.is_nan());
+    assert_eq!(nan.at, Some(2));
 }
 
 #[test]

@@ -188,12 +188,44 @@ async function recovery(browser) {
   };
 }
 
-/** Navigation start to the first outcome painted. */
-async function firstResult(page, url) {
+/**
+ * Navigation start to the first outcome painted. With `phases`, also pushes when each step of
+ * the visit was reached (ms after navigation start): the page's and the engine's wasm fetched
+ * (resource timing), and the page's marks (src/ui/browser.rs, src/ui/engine-loader.js).
+ */
+async function firstResult(page, url, phases = null) {
   await page.goto(url);
   await page.locator('[data-outcome]').waitFor({ timeout: 120_000 });
-  return page.evaluate(
+  const painted = await page.evaluate(
     () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())))),
+  );
+  if (phases) phases.push(await page.evaluate(readPhases));
+  return painted;
+}
+
+/** In the page: when each step of the visit was reached. */
+function readPhases() {
+  const fetched = (pattern) =>
+    performance.getEntriesByType('resource').find((entry) => pattern.test(new URL(entry.name).pathname))?.responseEnd ?? null;
+  const mark = (name) => performance.getEntriesByName(name, 'mark')[0]?.startTime ?? null;
+  return {
+    page_wasm_fetched: fetched(/playground-[0-9a-f]+_bg\.wasm$/),
+    page_started: mark('page-started'),
+    engine_wasm_fetched: fetched(/engine-worker_bg\.wasm$/),
+    engine_compiled: mark('engine-compiled'),
+    engine_worker_started: mark('engine-worker-started'),
+    engine_ready: mark('engine-ready'),
+    first_outcome: mark('first-outcome'),
+  };
+}
+
+/** The median of each step over `phases`. */
+function phaseMedians(phases) {
+  return Object.fromEntries(
+    Object.keys(phases[0] ?? {}).map((key) => {
+      const values = phases.map((phase) => phase[key]).filter((value) => value !== null);
+      return [key, values.length ? stats(values).median_ms : null];
+    }),
   );
 }
 
@@ -201,14 +233,15 @@ async function navigation(browser) {
   const cold = [];
   const cached = [];
   const offline = [];
+  const phases = { cold: [], cached: [], service_worker: [] };
   for (let i = 0; i < 3; i++) {
     // The browser's HTTP cache only (revalidated with ETags): service workers blocked.
     const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, serviceWorkers: 'block' });
     await context.addInitScript(() => localStorage.setItem('tour', 'closed'));
     const page = await context.newPage();
-    cold.push(await firstResult(page, BASE));
-    cached.push(await firstResult(page, BASE));
-    cached.push(await firstResult(page, BASE));
+    cold.push(await firstResult(page, BASE, phases.cold));
+    cached.push(await firstResult(page, BASE, phases.cached));
+    cached.push(await firstResult(page, BASE, phases.cached));
     await context.close();
     // The service worker's cache: a first visit installs it, later visits load from it.
     const kept = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, serviceWorkers: 'allow' });
@@ -224,11 +257,16 @@ async function navigation(browser) {
       if (!controlled) await visitor.waitForTimeout(100);
     }
     await firstResult(visitor, BASE);
-    offline.push(await firstResult(visitor, BASE));
-    offline.push(await firstResult(visitor, BASE));
+    offline.push(await firstResult(visitor, BASE, phases.service_worker));
+    offline.push(await firstResult(visitor, BASE, phases.service_worker));
     await kept.close();
   }
-  return { cold: stats(cold), cached: stats(cached), service_worker: stats(offline) };
+  return {
+    cold: stats(cold),
+    cached: stats(cached),
+    service_worker: stats(offline),
+    phases: Object.fromEntries(Object.entries(phases).map(([kind, list]) => [kind, phaseMedians(list)])),
+  };
 }
 
 /** Every file a visitor downloads, raw and as dist/ ships it precompressed (.gz, .br). */
@@ -462,6 +500,21 @@ async function writeMarkdown(f) {
     `| cold (new browser profile) | ${f.navigation.cold.median_ms} ms | ${f.navigation.cold.p95_ms} ms |`,
     `| HTTP cache (revalidated) | ${f.navigation.cached.median_ms} ms | ${f.navigation.cached.p95_ms} ms |`,
     `| service-worker cache | ${f.navigation.service_worker.median_ms} ms | ${f.navigation.service_worker.p95_ms} ms |`,
+    '',
+    '| where a first result goes (median, ms after navigation start) | cold | HTTP cache | service-worker cache |',
+    '|---|---|---|---|',
+    ...[
+      ['page wasm fetched', 'page_wasm_fetched'],
+      ['page wasm started (`page-started`)', 'page_started'],
+      ['engine wasm fetched', 'engine_wasm_fetched'],
+      ['engine compiled (`engine-compiled`)', 'engine_compiled'],
+      ['engine worker started (`engine-worker-started`)', 'engine_worker_started'],
+      ['engine ready: adapter and device (`engine-ready`)', 'engine_ready'],
+      ['first outcome in the page (`first-outcome`)', 'first_outcome'],
+    ].map(([label, key]) => {
+      const at = (kind) => (f.navigation.phases[kind][key] === null ? '—' : `${f.navigation.phases[kind][key]}`);
+      return `| ${label} | ${at('cold')} | ${at('cached')} | ${at('service_worker')} |`;
+    }),
     '',
     `| op latency, click → painted (${f.runs_per_cell} runs) | median | p95 | median, click → in DOM | median, in the engine |`,
     '|---|---|---|---|---|',

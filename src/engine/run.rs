@@ -71,11 +71,7 @@ async fn read_together(pending: Vec<Pending>) -> Result<Vec<TensorView>, String>
             } else {
                 Values::Int(data.iter::<i64>().collect())
             };
-            TensorView {
-                shape,
-                dtype: format!("{dtype:?}"),
-                values,
-            }
+            TensorView::new(shape, format!("{dtype:?}"), values)
         })
         .collect())
 }
@@ -167,15 +163,17 @@ pub(super) async fn run(
     let ran = trace::take();
     let read_ms = milliseconds_since(reading);
     let comparing = Instant::now();
-    let output_difference = output.values.max_abs_difference(&reference.values);
+    let output_difference = output.values.difference(&reference.values);
     let gradient_difference = gradient
         .as_ref()
         .zip(reference_gradient.as_ref())
-        .and_then(|(gradient, reference)| gradient.values.max_abs_difference(&reference.values));
+        .and_then(|(gradient, reference)| gradient.values.difference(&reference.values));
     let compare_ms = milliseconds_since(comparing);
     Outcome::Completed(Box::new(Completed {
-        output_difference,
-        gradient_difference,
+        output_difference: output_difference.map(|difference| difference.largest),
+        output_difference_at: output_difference.and_then(|difference| difference.at),
+        gradient_difference: gradient_difference.map(|difference| difference.largest),
+        gradient_difference_at: gradient_difference.and_then(|difference| difference.at),
         output,
         gradient,
         reference,

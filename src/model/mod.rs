@@ -8,7 +8,9 @@
 //! - [`gallery_case`]: the gallery's burn snippets.
 //! - [`training`]: the op inside training steps: settings, losses, how it ended.
 //! - [`protocol`]: the page ⇄ worker messages.
+//! - [`bytes`]: number vectors that cross as one byte string.
 
+pub mod bytes;
 pub mod catalog;
 pub mod gallery_case;
 pub mod outcome;

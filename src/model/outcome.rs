@@ -48,24 +48,163 @@ impl Values {
     /// NaN difference makes the result NaN: it never hides as agreement (`f64::max` would drop
     /// it).
     pub fn max_abs_difference(&self, other: &Values) -> Option<f64> {
-        fn largest<T: Copy>(a: &[T], b: &[T], to_f64: impl Fn(T) -> f64) -> Option<f64> {
+        self.difference(other).map(|difference| difference.largest)
+    }
+
+    /// The largest element-wise |self − other| and the first index where it is, when both are of
+    /// the same kind and length. The first NaN difference wins over any number.
+    pub fn difference(&self, other: &Values) -> Option<Difference> {
+        fn largest<T: Copy>(a: &[T], b: &[T], to_f64: impl Fn(T) -> f64) -> Option<Difference> {
             (a.len() == b.len()).then(|| {
-                a.iter()
-                    .zip(b)
-                    .map(|(&x, &y)| (to_f64(x) - to_f64(y)).abs())
-                    .fold(0.0, |largest: f64, difference| {
-                        if largest.is_nan() || difference.is_nan() {
-                            f64::NAN
-                        } else {
-                            largest.max(difference)
-                        }
-                    })
+                let mut found = Difference {
+                    largest: 0.0,
+                    at: None,
+                };
+                for (index, (&x, &y)) in a.iter().zip(b).enumerate() {
+                    let difference = (to_f64(x) - to_f64(y)).abs();
+                    if difference.is_nan() {
+                        return Difference {
+                            largest: f64::NAN,
+                            at: Some(index),
+                        };
+                    }
+                    if difference > found.largest {
+                        found = Difference {
+                            largest: difference,
+                            at: Some(index),
+                        };
+                    }
+                }
+                found
             })
         }
         match (self, other) {
             (Values::Float(a), Values::Float(b)) => largest(a, b, f64::from),
             (Values::Int(a), Values::Int(b)) => largest(a, b, |v| v as f64),
             _ => None,
+        }
+    }
+
+    /// What a person reads of many values at once: range, mean, and how many are not numbers.
+    pub fn summary(&self) -> Summary {
+        fn over(values: impl Iterator<Item = f64>) -> Summary {
+            let mut summary = Summary::default();
+            let (mut sum, mut finite) = (0.0, 0usize);
+            for value in values {
+                if value.is_nan() {
+                    summary.nan += 1;
+                } else if value.is_infinite() {
+                    summary.infinite += 1;
+                } else {
+                    summary.min = Some(summary.min.map_or(value, |min: f64| min.min(value)));
+                    summary.max = Some(summary.max.map_or(value, |max: f64| max.max(value)));
+                    sum += value;
+                    finite += 1;
+                }
+            }
+            summary.mean = (finite > 0).then(|| sum / finite as f64);
+            summary
+        }
+        match self {
+            Values::Float(values) => over(values.iter().map(|&v| f64::from(v))),
+            Values::Int(values) => over(values.iter().map(|&v| v as f64)),
+        }
+    }
+
+    /// The values at `range` (clamped to the values there are).
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Values {
+        fn cut<T: Clone>(values: &[T], range: std::ops::Range<usize>) -> Vec<T> {
+            let end = range.end.min(values.len());
+            values[range.start.min(end)..end].to_vec()
+        }
+        match self {
+            Values::Float(values) => Values::Float(cut(values, range)),
+            Values::Int(values) => Values::Int(cut(values, range)),
+        }
+    }
+}
+
+/// Where two tensors differ most.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    /// The largest |a − b| (NaN when any difference is NaN; 0 for empty tensors).
+    pub largest: f64,
+    /// The row-major index of the first element that differs by that much (none when nothing
+    /// differs).
+    pub at: Option<usize>,
+}
+
+/// Range, mean and non-numbers of a tensor's values, computed over all of them in the engine.
+/// `min`, `max` and `mean` are over the finite values (none when there are none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub mean: Option<f64>,
+    /// How many values are NaN.
+    pub nan: usize,
+    /// How many values are +inf or −inf.
+    pub infinite: usize,
+}
+
+/// Every value of a tensor, packed as little-endian bytes (`f32` for floats, `i64` for ints):
+/// a million values cross the worker boundary as one 4 MB copy instead of a million serialized
+/// numbers, and the page decodes only the ones it shows or downloads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PackedValues {
+    /// Whether the values are `f32` (else `i64`).
+    pub float: bool,
+    #[serde(with = "serde_bytes")]
+    pub bytes: Vec<u8>,
+}
+
+impl PackedValues {
+    const FLOAT_BYTES: usize = 4;
+    const INT_BYTES: usize = 8;
+
+    /// Packs `values`.
+    pub fn pack(values: &Values) -> Self {
+        use crate::model::bytes::to_le_bytes;
+        match values {
+            Values::Float(values) => PackedValues {
+                float: true,
+                bytes: to_le_bytes(values).into_owned(),
+            },
+            Values::Int(values) => PackedValues {
+                float: false,
+                bytes: to_le_bytes(values).into_owned(),
+            },
+        }
+    }
+
+    fn width(&self) -> usize {
+        if self.float {
+            Self::FLOAT_BYTES
+        } else {
+            Self::INT_BYTES
+        }
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / self.width()
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values at `range` (clamped to the values there are), unpacked.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Values {
+        let end = range.end.min(self.len());
+        let start = range.start.min(end);
+        let bytes = &self.bytes[start * self.width()..end * self.width()];
+        use crate::model::bytes::from_le_bytes;
+        if self.float {
+            Values::Float(from_le_bytes(bytes))
+        } else {
+            Values::Int(from_le_bytes(bytes))
         }
     }
 }
@@ -79,6 +218,10 @@ pub struct TensorView {
     pub dtype: String,
     /// Row-major values: all of them, or the first ones when [`Self::truncate`] was applied.
     pub values: Values,
+    /// Over all values, before any were cut.
+    pub summary: Summary,
+    /// Every value, when [`Self::truncate`] cut `values` short and was asked to keep them.
+    pub all_values: Option<PackedValues>,
 }
 
 impl TensorView {
@@ -87,9 +230,32 @@ impl TensorView {
         self.shape.iter().product()
     }
 
-    /// Keeps only the first `limit` values (the page shows no more): the shape still tells the
-    /// full size.
-    pub fn truncate(&mut self, limit: usize) {
+    /// A tensor read back with these values.
+    pub fn new(shape: Vec<usize>, dtype: String, values: Values) -> Self {
+        TensorView {
+            shape,
+            dtype,
+            summary: values.summary(),
+            values,
+            all_values: None,
+        }
+    }
+
+    /// The values at `range`, from every value where they were kept.
+    pub fn values_at(&self, range: std::ops::Range<usize>) -> Values {
+        match &self.all_values {
+            Some(all) => all.slice(range),
+            None => self.values.slice(range),
+        }
+    }
+
+    /// Keeps only the first `limit` values in `values` (the page shows no more at first): the
+    /// shape still tells the full size. `keep_all`: when values are cut, every value is kept
+    /// packed in [`Self::all_values`], for the page to browse and download.
+    pub fn truncate(&mut self, limit: usize, keep_all: bool) {
+        if keep_all && self.values.len() > limit {
+            self.all_values = Some(PackedValues::pack(&self.values));
+        }
         match &mut self.values {
             Values::Float(values) => values.truncate(limit),
             Values::Int(values) => values.truncate(limit),
@@ -98,16 +264,17 @@ impl TensorView {
 }
 
 impl Completed {
-    /// Cuts every tensor to its first `limit` values, for sending to the page. Differences were
-    /// computed over all values before.
+    /// Cuts every tensor to its first `limit` values, for sending to the page; the output and
+    /// the gradient keep every value packed, for browsing and download. Differences and
+    /// summaries were computed over all values before.
     pub fn truncate_values(&mut self, limit: usize) {
-        self.output.truncate(limit);
-        self.reference.truncate(limit);
-        for view in [&mut self.gradient, &mut self.reference_gradient]
-            .into_iter()
-            .flatten()
-        {
-            view.truncate(limit);
+        self.output.truncate(limit, true);
+        self.reference.truncate(limit, false);
+        if let Some(gradient) = &mut self.gradient {
+            gradient.truncate(limit, true);
+        }
+        if let Some(reference) = &mut self.reference_gradient {
+            reference.truncate(limit, false);
         }
     }
 }
@@ -209,8 +376,13 @@ pub struct Completed {
     pub reference_gradient: Option<TensorView>,
     /// The largest element-wise |output − reference|.
     pub output_difference: Option<f64>,
+    /// The row-major index where the output differs from the reference by that much (none when
+    /// they agree everywhere).
+    pub output_difference_at: Option<usize>,
     /// The largest element-wise |gradient − reference gradient|, when both exist.
     pub gradient_difference: Option<f64>,
+    /// Where the gradient differs most from the reference gradient.
+    pub gradient_difference_at: Option<usize>,
     /// Whether the output tensor lives in an autodiff context.
     pub output_autodiff: bool,
     /// Whether the output is tracked by autodiff (so `backward()` reaches the input).

@@ -102,6 +102,7 @@ pub struct FloatInput {
     /// `[len]` or `[rows, cols]`.
     pub shape: Vec<usize>,
     /// Row-major values; `values.len()` is the product of `shape`.
+    #[serde(with = "crate::model::bytes::f32s")]
     pub values: Vec<f32>,
 }
 
@@ -111,6 +112,7 @@ pub struct IntInput {
     /// `[len]` or `[rows, cols]`.
     pub shape: Vec<usize>,
     /// Row-major values; `values.len()` is the product of `shape`.
+    #[serde(with = "crate::model::bytes::i32s")]
     pub values: Vec<i32>,
 }
 

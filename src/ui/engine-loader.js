@@ -56,7 +56,10 @@ function load() {
         }
       }
     })().catch(() => {});
-    return WebAssembly.compileStreaming(response);
+    const module = await WebAssembly.compileStreaming(response);
+    // Read by the bench: where a visit's first result goes (src/ui/browser.rs marks the rest).
+    performance.mark('engine-compiled');
+    return module;
   })();
   return state;
 }

@@ -259,6 +259,7 @@ impl EngineClient {
         };
         let worker = Worker::new_with_options(bootstrap, &options)
             .map_err(|error| format!("The engine worker could not start: {error:?}"))?;
+        super::browser::mark("engine-worker-started");
         let weak = self.weak();
         let on_message = {
             let weak = Weak::clone(&weak);

@@ -2,8 +2,8 @@
 //! to read and copy — that reproduces natively what the page ran.
 
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
 
+use super::browser::{details_open, download};
 use super::state::use_playground;
 use crate::client::machine::Reply;
 use crate::model::scenario::Scenario;
@@ -17,21 +17,6 @@ fn shown(reply: &Reply) -> Option<Shown> {
         Reply::WorkerPanicked(report) => Some(Shown::Panicked(report.message.clone())),
         _ => None,
     }
-}
-
-/// Offers `bytes` as a download named `name`, through an object URL.
-fn download(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let document = web_sys::window()
-        .and_then(|window| window.document())
-        .ok_or("no document")?;
-    let link = document.create_element("a")?;
-    link.set_attribute("href", &url)?;
-    link.set_attribute("download", name)?;
-    link.unchecked_ref::<web_sys::HtmlElement>().click();
-    web_sys::Url::revoke_object_url(&url)
 }
 
 /// The scenario to export — as the last run ran it when that run was of the form's scenario (the
@@ -135,13 +120,7 @@ fn ProjectFiles(source: Memo<Source>) -> impl IntoView {
                     }
                 });
             };
-            let on_toggle = move |event: web_sys::Event| {
-                let is_open = event
-                    .target()
-                    .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|details| details.has_attribute("open"));
-                open.set(is_open);
-            };
+            let on_toggle = move |event: web_sys::Event| open.set(details_open(&event));
             view! {
                 <details class="export-file" data-file=path on:toggle=on_toggle>
                     <summary><code>{path}</code></summary>

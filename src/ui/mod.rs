@@ -4,6 +4,8 @@
 //! - [`state`]: the shared state, and the one way runs start.
 //! - [`controls`]: the scenario's controls and the share button.
 //! - [`outcome_view`]: the last run's result or panic, explained, with its fixes.
+//! - [`tensor_view`]: a tensor too long to read at once: its summary, pages of its values, its
+//!   CSV.
 //! - [`routing_view`]: the generated routing, with the arm the last run took highlighted.
 //! - [`training_view`]: the op inside training steps, with the loss curves.
 //! - [`export_view`]: the scenario as a Cargo project to take home.
@@ -12,10 +14,11 @@
 //! - [`banner`]: the engine's state and the link's notices.
 //! - [`engine_shell`]: carries out the engine client's commands (`crate::client`) with web-sys.
 //! - [`engine_loader`]: the engine's compiled module and its download progress.
-//! - [`parse_cache`], [`url`], [`theme`]: the fields parsed once per edit, the address bar,
-//!   light/dark.
+//! - [`parse_cache`], [`url`], [`theme`], [`browser`]: the fields parsed once per edit, the
+//!   address bar, light/dark, downloads and `<details>` boxes.
 
 pub mod banner;
+pub mod browser;
 pub mod controls;
 pub mod engine_loader;
 pub mod engine_shell;
@@ -25,6 +28,7 @@ pub mod outcome_view;
 pub mod parse_cache;
 pub mod routing_view;
 pub mod state;
+pub mod tensor_view;
 pub mod theme;
 pub mod tour;
 pub mod training_view;

@@ -4,11 +4,12 @@
 use leptos::prelude::*;
 
 use super::state::{Change, LastRun, use_playground};
+use super::tensor_view::BigTensorRows;
 use crate::client::machine::Reply;
 use crate::model::outcome::{Completed, Outcome, PanicReport};
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::form::OpTexts;
-use crate::teach::numbers::{shape_text, values_text};
+use crate::teach::numbers::{index_text, shape_text, values_text};
 use crate::teach::routing::diagnostics::{
     fusion_diagnostic, list_fusion_fix, list_fusion_fix_text,
 };
@@ -119,16 +120,23 @@ fn CompletedCard(
         }
     });
     let difference = completed.output_difference;
+    let output_at = difference_place(
+        &completed.output,
+        completed.output_difference_at,
+        "output-difference-at",
+    );
     let gradient_rows = completed.gradient.as_ref().map(|gradient| {
         let reference = completed.reference_gradient.as_ref();
         let difference = completed.gradient_difference;
+        let at = difference_place(gradient, completed.gradient_difference_at, "gradient-difference-at");
         view! {
             <dt>"∂ sum(y) / ∂x"</dt>
             <dd><code data-testid="gradient-values">{values_text(&gradient.values, gradient.elements())}</code></dd>
+            <BigTensorRows tensor=gradient.clone() testid="gradient" file="gradient.csv"/>
             <dt>"Reference gradient"</dt>
             <dd><code data-testid="reference-gradient-values">{reference.map(|r| values_text(&r.values, r.elements())).unwrap_or_default()}</code></dd>
             <dt>"Max |difference|"</dt>
-            <dd data-testid="gradient-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</dd>
+            <dd><span data-testid="gradient-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</span>{at}</dd>
         }
     });
     let no_gradient = missing_gradient_reason(&completed);
@@ -153,10 +161,11 @@ fn CompletedCard(
                 <dd><code data-testid="output-values">{values_text(&completed.output.values, completed.output.elements())}</code></dd>
                 <dt>"Shape, dtype"</dt>
                 <dd data-testid="output-meta">{format!("{} {}", shape_text(&completed.output.shape), completed.output.dtype)}</dd>
+                <BigTensorRows tensor=completed.output.clone() testid="output" file="y.csv"/>
                 <dt>"Reference (builtin ops, CPU)"</dt>
                 <dd><code data-testid="reference-values">{values_text(&completed.reference.values, completed.reference.elements())}</code></dd>
                 <dt>"Max |difference|"</dt>
-                <dd data-testid="output-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</dd>
+                <dd><span data-testid="output-difference">{difference.map(|d| d.to_string()).unwrap_or_default()}</span>{output_at}</dd>
                 {gradient_rows}
                 <dt>"Backend"</dt>
                 <dd data-testid="device">{format!("{backend} · {}", completed.device)}</dd>
@@ -184,6 +193,18 @@ fn CompletedCard(
             {impls}
         </article>
     }
+}
+
+/// ` at [12, 3]`: where a tensor with more than one value differs most from its reference.
+fn difference_place(
+    tensor: &crate::model::outcome::TensorView,
+    at: Option<usize>,
+    testid: &'static str,
+) -> Option<impl IntoView + use<>> {
+    let at = at.filter(|_| tensor.elements() > 1)?;
+    Some(
+        view! { " " <span data-testid=testid>{format!("at {}", index_text(&tensor.shape, at))}</span> },
+    )
 }
 
 /// A panic: the message and location as captured, what it means, and the fixes, in `context`

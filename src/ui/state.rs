@@ -123,6 +123,12 @@ impl Playground {
             latest: StoredValue::new(0),
         };
         provide_context(playground);
+        super::browser::mark("page-started");
+        Effect::new(move |_| {
+            if matches!(status.get(), Status::Ready { .. }) {
+                super::browser::mark("engine-ready");
+            }
+        });
         playground
     }
 
@@ -169,6 +175,9 @@ impl Playground {
                 return;
             }
             self.pending.set(false);
+            if self.runs_shown.get_untracked() == 0 {
+                super::browser::mark("first-outcome");
+            }
             self.runs_shown.update(|runs| *runs += 1);
             self.last_run.set(Some(LastRun {
                 scenario,
