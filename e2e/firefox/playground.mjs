@@ -136,6 +136,29 @@ export class FirefoxPlayground {
     await this.settled();
   }
 
+  /** Replaces the tensor field's text, as typing it would, and waits for the run. */
+  async typeTensor(text) {
+    await this.page.$eval(
+      '#tensor-input',
+      (field, text) => {
+        field.value = text;
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      },
+      text,
+    );
+    // The run starts after the typing pause; wait until it has, then until it ends.
+    await this.page.waitForFunction((outcome) => document.querySelector(outcome)?.getAttribute('aria-busy') === 'true', LONG, OUTCOME);
+    await this.settled();
+  }
+
+  /** Opens `name`'s values browser (`output` or `gradient`) and presses its `button`. */
+  async browseValues(name, button) {
+    const browser = `${OUTCOME} [data-testid="${name}-browse"]`;
+    await (await this.page.waitForSelector(`${browser} summary`)).click();
+    await this.click(`${browser} .values-pager`, button);
+    return this.text(`${name}-page-label`);
+  }
+
   /** The text of the exported project's file `path`, as its box shows it once opened. */
   async exportFile(path) {
     const details = `section.export details[data-file="${path}"]`;

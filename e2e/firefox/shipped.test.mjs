@@ -67,6 +67,20 @@ describe('Firefox as shipped (no WebGPU)', () => {
     await page.page.close();
   });
 
+  test('a tensor of 70,000 values: its summary, its last values and a page of values on request', async () => {
+    const page = await playground();
+    await page.open('?op=scale&grad=off&require_grad=off&declares_autodiff=no&fix=none&param=2');
+    const x = Array.from({ length: 70_000 }, (_, i) => (i % 5) - 2);
+    await page.typeTensor(x.join(','));
+    assert.equal(await page.outcomeKind(), 'completed');
+    const y = x.map((value) => 2 * value);
+    // 70,000 = 5 × 14,000: the cycle's mean, 0, is the mean.
+    assert.equal(await page.text('output-summary'), `min ${Math.min(...y.slice(0, 5))} · max ${Math.max(...y.slice(0, 5))} · mean ≈ 0 · no NaN or inf`);
+    assert.equal(await page.text('output-last'), `… (${y.length - 16} before), ${y.slice(-16).join(', ')}`);
+    assert.equal(await page.browseValues('output', 'Last'), 'Values 69,953–70,000 of 70,000');
+    await page.page.close();
+  });
+
   test('the export states what the page showed', async () => {
     const page = await playground();
     await page.open('?op=scale&declares_autodiff=no&grad=on&require_grad=on&fix=none&x=1,-2&param=3');

@@ -26,12 +26,14 @@ export function instrumentation({ hideTimestampQuery = false, leak = false, hold
   const post = self.postMessage.bind(self);
   let held = false;
   self.postMessage = (message, ...rest) => {
-    if (message instanceof Uint8Array && [1, 2, 4].includes(message[0])) {
+    // Read before posting: the worker transfers its bytes, so they are gone once posted.
+    const variant = message instanceof Uint8Array ? message[0] : undefined;
+    if ([1, 2, 4].includes(variant)) {
       self.__answeredAt = performance.timeOrigin + performance.now();
     }
     const posted = post(message, ...rest);
     // Postcard variant 3 is FromWorker::TrainProgress.
-    if (${holdTraining} && !held && message instanceof Uint8Array && message[0] === 3) {
+    if (${holdTraining} && !held && variant === 3) {
       held = true;
       const hold = new XMLHttpRequest();
       hold.open('GET', new URL('__hold-training', self.location.href), false);

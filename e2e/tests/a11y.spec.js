@@ -1,11 +1,12 @@
 // Accessibility as the ecosystem's own engine measures it: axe-core (WCAG 2.x A and AA rules)
 // over the built page in each state a visitor meets — the first visit with the tour, a panic
 // with its fixes, a result with a gradient, after training, the routing diff, the embed, burn
-// with fusion, a phone's width — in the light and the dark theme. No serious or critical
-// violation anywhere.
+// with fusion, a phone's width, a big tensor's values browser — in the light and the dark
+// theme. No serious or critical violation anywhere.
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Playground } from '../pages/playground.js';
+import { BigTensor } from '../pages/big-tensor.js';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -87,6 +88,20 @@ const STATES = [
     async reach(page) {
       await new Playground(page).open('?op=shift_ids&declares_autodiff=no&grad=on');
       await expect(page.locator('.fix')).toHaveCount(3);
+    },
+  },
+  {
+    name: 'at 390 px, a tensor of 4,096 values with its values browser open',
+    viewport: { width: 390, height: 844 },
+    async reach(page) {
+      const playground = new Playground(page);
+      await playground.open('?op=scale&grad=off&require_grad=off&declares_autodiff=no&fix=none');
+      await playground.typeTensor(Array.from({ length: 4096 }, (_, i) => i / 4).join(','));
+      const output = new BigTensor(playground, 'output');
+      await output.openBrowser();
+      await output.pressPage('Next');
+      expect(await output.pageLabel()).toBe('Values 65–128 of 4,096');
+      expect(await playground.sidewaysOverflow()).toBe(0);
     },
   },
 ];

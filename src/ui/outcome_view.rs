@@ -1,6 +1,8 @@
 //! The outcome of the last run: values, gradient and route; or the panic burn raised, explained,
 //! with its fixes. Everything here is read from what the run recorded.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use super::state::{Change, LastRun, use_playground};
@@ -57,17 +59,18 @@ enum PanicEnd {
 
 /// The card for one finished run.
 #[component]
-fn OutcomeCard(run: LastRun) -> impl IntoView {
+fn OutcomeCard(run: Arc<LastRun>) -> impl IntoView {
     let LastRun {
         scenario,
         reply,
         round_trip_ms,
-    } = run;
-    let reply_kind = match &reply {
+    } = &*run;
+    let round_trip_ms = *round_trip_ms;
+    let reply_kind = match reply {
         Reply::WorkerPanicked(_) => PanicEnd::WorkerStopped,
         _ => PanicEnd::Caught,
     };
-    match reply {
+    match reply.clone() {
         Reply::Outcome(Outcome::Completed(completed)) => {
             view! { <CompletedCard completed=*completed declaration=scenario.declaration round_trip_ms/> }.into_any()
         }
@@ -75,7 +78,7 @@ fn OutcomeCard(run: LastRun) -> impl IntoView {
         Reply::Outcome(Outcome::Panicked(report)) | Reply::WorkerPanicked(report) => {
             let worker_survived = matches!(reply_kind, PanicEnd::Caught);
             // Whether there is a GPU is set by the card from what the engine says now.
-            let context = FixContext::single_run(&scenario, false);
+            let context = FixContext::single_run(scenario, false);
             view! { <PanicCard report context worker_survived/> }.into_any()
         }
         Reply::Outcome(Outcome::NotBuilt { fusion }) => view! {

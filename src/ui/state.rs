@@ -5,6 +5,8 @@
 //! the last run), and the one way runs start ([`Playground::schedule_run`]): every edit, fix,
 //! link and key press ends there.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use super::engine_loader::LoadProgress;
@@ -64,8 +66,9 @@ pub struct Playground {
     pub spare: ReadSignal<SpareState>,
     /// The engine's download, while it lasts.
     pub load_progress: ReadSignal<Option<LoadProgress>>,
-    /// The last run whose answer was shown.
-    pub last_run: RwSignal<Option<LastRun>>,
+    /// The last run whose answer was shown (shared: its scenario and values may be megabytes,
+    /// and every reader would otherwise clone them).
+    pub last_run: RwSignal<Option<Arc<LastRun>>>,
     /// Whether a run is waiting for its answer.
     pub pending: RwSignal<bool>,
     /// Runs whose outcome was shown (exposed as `data-runs` for tests and benchmarks).
@@ -179,11 +182,11 @@ impl Playground {
                 super::browser::mark("first-outcome");
             }
             self.runs_shown.update(|runs| *runs += 1);
-            self.last_run.set(Some(LastRun {
+            self.last_run.set(Some(Arc::new(LastRun {
                 scenario,
                 reply,
                 round_trip_ms: now_ms() - started,
-            }));
+            })));
         });
     }
 

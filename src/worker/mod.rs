@@ -42,7 +42,10 @@ fn scope() -> DedicatedWorkerGlobalScope {
 fn post(message: &FromWorker) {
     match protocol::encode(message) {
         Ok(bytes) => {
-            let _ = scope().post_message(&js_sys::Uint8Array::from(bytes.as_slice()));
+            let bytes = js_sys::Uint8Array::from(bytes.as_slice());
+            // Transferred, not copied again: a big tensor's values are megabytes.
+            let _ =
+                scope().post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
         }
         Err(error) => web_sys::console::error_1(&format!("engine worker: {error}").into()),
     }
@@ -93,7 +96,11 @@ pub fn start() {
         let engine = Engine::from_parts(acquire_gpu().await, Device::flex());
         let (queue, mut requests) = mpsc::unbounded::<ToWorker>();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let bytes = js_sys::Uint8Array::new(&event.data()).to_vec();
+            let bytes = event
+                .data()
+                .dyn_into::<js_sys::Uint8Array>()
+                .map(|bytes| bytes.to_vec())
+                .unwrap_or_default();
             match protocol::decode::<ToWorker>(&bytes) {
                 Ok(ToWorker::StopTraining { id }) => {
                     STOPPED.with(|stopped| stopped.borrow_mut().insert(id));
