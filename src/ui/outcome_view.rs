@@ -198,7 +198,7 @@ fn CompletedCard(
     }
 }
 
-/// ` at [12, 3]`: where a tensor with more than one value differs most from its reference.
+/// `at [12, 3]`: where a tensor with more than one value differs most from its reference.
 fn difference_place(
     tensor: &crate::model::outcome::TensorView,
     at: Option<usize>,

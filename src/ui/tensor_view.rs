@@ -15,7 +15,7 @@ use crate::teach::numbers::{
 };
 
 /// Whether `tensor` has more values than the run shows at first.
-pub fn is_big(tensor: &TensorView) -> bool {
+fn is_big(tensor: &TensorView) -> bool {
     tensor.elements() > SHOWN_VALUES
 }
 
