@@ -203,7 +203,7 @@ fn a_big_tensor_reads_as_its_summary_its_last_row_and_pages() {
     let tensor = counted(vec![100, 10]);
     assert_eq!(tensor.values.len(), 64);
     assert_eq!(
-        summary_text(&tensor.summary, false),
+        summary_text(&tensor.summary.unwrap(), false),
         "min 0 · max 999 · mean ≈ 500 · no NaN or inf"
     );
     assert_eq!(

@@ -159,9 +159,6 @@ pub struct PackedValues {
 }
 
 impl PackedValues {
-    const FLOAT_BYTES: usize = 4;
-    const INT_BYTES: usize = 8;
-
     /// Packs `values`.
     pub fn pack(values: &Values) -> Self {
         use crate::model::bytes::to_le_bytes;
@@ -179,9 +176,9 @@ impl PackedValues {
 
     fn width(&self) -> usize {
         if self.float {
-            Self::FLOAT_BYTES
+            std::mem::size_of::<f32>()
         } else {
-            Self::INT_BYTES
+            std::mem::size_of::<i64>()
         }
     }
 
@@ -218,8 +215,9 @@ pub struct TensorView {
     pub dtype: String,
     /// Row-major values: all of them, or the first ones when [`Self::truncate`] was applied.
     pub values: Values,
-    /// Over all values, before any were cut.
-    pub summary: Summary,
+    /// Over all values, computed where [`Self::truncate`] kept them (the page shows a summary
+    /// for those only).
+    pub summary: Option<Summary>,
     /// Every value, when [`Self::truncate`] cut `values` short and was asked to keep them.
     pub all_values: Option<PackedValues>,
 }
@@ -235,8 +233,8 @@ impl TensorView {
         TensorView {
             shape,
             dtype,
-            summary: values.summary(),
             values,
+            summary: None,
             all_values: None,
         }
     }
@@ -251,9 +249,11 @@ impl TensorView {
 
     /// Keeps only the first `limit` values in `values` (the page shows no more at first): the
     /// shape still tells the full size. `keep_all`: when values are cut, every value is kept
-    /// packed in [`Self::all_values`], for the page to browse and download.
+    /// packed in [`Self::all_values`], for the page to browse and download, with their
+    /// [`Self::summary`].
     pub fn truncate(&mut self, limit: usize, keep_all: bool) {
         if keep_all && self.values.len() > limit {
+            self.summary = Some(self.values.summary());
             self.all_values = Some(PackedValues::pack(&self.values));
         }
         match &mut self.values {

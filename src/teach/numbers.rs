@@ -10,13 +10,7 @@ pub const SHOWN_VALUES: usize = crate::model::protocol::VALUES_SENT;
 /// `2.5, -5, 8.75` — Rust's shortest round-trip formatting, so what is shown is exactly the
 /// value read back. Tensors of more than [`SHOWN_VALUES`] `elements` are cut short.
 pub fn values_text(values: &Values, elements: usize) -> String {
-    fn first<T: ToString>(values: &[T]) -> Vec<String> {
-        values.iter().take(SHOWN_VALUES).map(T::to_string).collect()
-    }
-    let mut parts = match values {
-        Values::Float(values) => first(values),
-        Values::Int(values) => first(values),
-    };
+    let mut parts = value_texts(&values.slice(0..SHOWN_VALUES));
     let shown = parts.len();
     if elements > shown {
         parts.push(format!("… ({} more)", elements - shown));

@@ -1,5 +1,5 @@
 //! A tensor too long to read value by value. Its first values are shown with the run; these rows
-//! add what a person reads of the rest (the summary the engine computed over every value, the
+//! add what a person reads of the rest (the summary the worker computed over every value, the
 //! last values), pages of every value on request, and the whole tensor as a CSV file. Only the
 //! page that is open becomes DOM: a million values cost the page a few rows.
 
@@ -10,16 +10,11 @@ use leptos::prelude::*;
 use super::browser::{details_open, download};
 use crate::model::outcome::{TensorView, Values};
 use crate::teach::numbers::{
-    SHOWN_VALUES, csv_text, group_thousands, last_values_text, page_count, page_label, page_lines,
-    summary_text,
+    csv_text, group_thousands, last_values_text, page_count, page_label, page_lines, summary_text,
 };
 
-/// Whether `tensor` has more values than the run shows at first.
-fn is_big(tensor: &TensorView) -> bool {
-    tensor.elements() > SHOWN_VALUES
-}
-
-/// The rows `tensor` adds to the outcome's facts (none for a tensor shown whole). `testid`
+/// The rows `tensor` adds to the outcome's facts (none for a tensor sent whole: the worker keeps
+/// every value, with their summary, only for one cut short). `testid`
 /// prefixes the rows' test ids; `file` names its download.
 #[component]
 pub fn BigTensorRows(
@@ -27,11 +22,11 @@ pub fn BigTensorRows(
     testid: &'static str,
     file: &'static str,
 ) -> impl IntoView {
-    if !is_big(&tensor) || tensor.all_values.is_none() {
+    let (Some(summary), Some(_)) = (tensor.summary, &tensor.all_values) else {
         return ().into_any();
-    }
+    };
     let float = matches!(tensor.values, Values::Float(_));
-    let summary = summary_text(&tensor.summary, float);
+    let summary = summary_text(&summary, float);
     let last = last_values_text(&tensor);
     let tensor = Arc::new(tensor);
     view! {
