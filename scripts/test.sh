@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test, installing whatever is missing first:
 #   0. the Rust sources formatted as rustfmt formats them, and clippy clean (natively, and for the
-#      page's and the engine worker's wasm builds);
+#      page's, the engine worker's and the expander's wasm builds); the expander's own tests;
 #   1. native tests on real burn: the parser, the form, the claims the page makes, and the whole
 #      routing matrix and training on wgpu (Mesa's lavapipe Vulkan driver stands in for a GPU)
 #      and on the Flex CPU backend; the exported Cargo projects built and run; then the matrix,
@@ -26,7 +26,7 @@ ensure_rust_components
 step "formatting (cargo fmt --check)"
 cargo fmt --check
 
-step "clippy (native with and without burn's fusion, page wasm, both engine wasms)"
+step "clippy (native with and without burn's fusion, page wasm, both engine wasms, the expander)"
 cargo clippy --all-targets --quiet -- -D warnings
 cargo clippy --all-targets --features fusion --quiet -- -D warnings
 cargo clippy --bin playground --lib --no-default-features --features ui \
@@ -35,6 +35,12 @@ cargo clippy --bin engine-worker --lib --no-default-features --features worker \
   --target wasm32-unknown-unknown --quiet -- -D warnings
 cargo clippy --bin engine-worker-fusion --lib --no-default-features --features worker,fusion \
   --target wasm32-unknown-unknown --quiet -- -D warnings
+cargo clippy --package macro-expander --all-targets --quiet -- -D warnings
+cargo clippy --package macro-expander --bin expander-worker --lib --no-default-features \
+  --features worker --target wasm32-unknown-unknown --quiet -- -D warnings
+
+step "the expander's own tests (burn's macro modules compiled as a library)"
+cargo test --package macro-expander
 
 step "native tests (parser, form, claims, matrix and training on wgpu + flex, export)"
 # lavapipe warns about XDG_RUNTIME_DIR when it is unset; give it one.

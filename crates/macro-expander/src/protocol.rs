@@ -1,0 +1,77 @@
+//! What the expander answers, as plain data: shared by the expander (which fills it) and the
+//! page (which shows it), and postcard-encoded between them as the engine's messages are.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+/// The most text the expander reads (the page's editor keeps no more): a declaration is a few
+/// hundred bytes; this leaves room for many methods and types while keeping a pasted file from
+/// stalling the page.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+
+/// Where in the typed text something is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place {
+    /// Byte offsets in the text.
+    pub bytes: Range<usize>,
+    /// 1-based line of the first byte.
+    pub line: usize,
+    /// 0-based column (in characters) of the first byte.
+    pub column: usize,
+    /// 1-based line of the end.
+    pub end_line: usize,
+    /// 0-based column (in characters) of the end.
+    pub end_column: usize,
+}
+
+/// Which step said no.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Origin {
+    /// The text could not be cut into Rust tokens (proc-macro2's lexer).
+    Tokens,
+    /// The tokens are not Rust items, or the attribute is not written as an attribute (syn).
+    Syntax,
+    /// burn's macro rejected the declaration: its `syn::Error`, or a `compile_error!` it emitted.
+    Macro,
+    /// The expander did not run the macro: the text is empty, too long, too deeply nested, or
+    /// has nothing for the macro to expand.
+    Limit,
+}
+
+/// One error, with its place in the text when it has one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MacroError {
+    /// The message, as the step that raised it wrote it.
+    pub message: String,
+    /// Where it points.
+    pub place: Option<Place>,
+    /// Which step raised it.
+    pub origin: Origin,
+}
+
+/// What burn's macro made of the text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Expansion {
+    /// The items the macro emitted (and the items it was not asked to expand), formatted by
+    /// prettyplease; `None` when it emitted nothing.
+    pub code: Option<String>,
+    /// The emitted tokens as one line (proc-macro2's spacing): two declarations expand the same
+    /// when these are equal.
+    pub tokens: Option<String>,
+    /// Every error, in the order they were raised; a `compile_error!` in the emitted code is one.
+    pub errors: Vec<MacroError>,
+    /// The version of burn-backend-extension whose code answered.
+    pub macro_version: String,
+}
+
+/// An expansion as the worker sends it.
+pub fn encode(expansion: &Expansion) -> Vec<u8> {
+    // Plain owned data: encoding into a Vec cannot fail.
+    postcard::to_allocvec(expansion).unwrap_or_default()
+}
+
+/// An expansion as the page reads it; `None` for bytes that are not one.
+pub fn decode(bytes: &[u8]) -> Option<Expansion> {
+    postcard::from_bytes(bytes).ok()
+}
