@@ -20,6 +20,7 @@ use std::process::{Command, Stdio};
 
 use burn_extension_playground::model::catalog::{AutodiffDeclared, Declaration, FusionForm};
 use burn_extension_playground::model::scenario::OpKind;
+use burn_extension_playground::teach::code::op_sources::declaration_code;
 use burn_extension_playground::teach::routing::diagnostics::fusion_diagnostic;
 use burn_extension_playground::teach::routing::expanded;
 
@@ -27,16 +28,22 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The whole of `package`'s library after macro expansion, built with burn's `fusion` or without.
-fn expand_crate(package: &str, fusion: bool) -> String {
-    let target = std::env::var_os("EXPANSION_TARGET_DIR")
+/// The target dir of the builds these tests run: their own, so the normal build (locked while
+/// tests run) is not disturbed.
+fn expansion_target() -> PathBuf {
+    std::env::var_os("EXPANSION_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
             let cargo_target = std::env::var_os("CARGO_TARGET_DIR")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| manifest_dir().join("target"));
             cargo_target.join("expansion")
-        });
+        })
+}
+
+/// The whole of `package`'s library after macro expansion, built with burn's `fusion` or without.
+fn expand_crate(package: &str, fusion: bool) -> String {
+    let target = expansion_target();
     let output = Command::new(env!("CARGO"))
         .current_dir(manifest_dir())
         .env("CARGO_TARGET_DIR", &target)
@@ -92,22 +99,33 @@ fn block_at(source: &str, start: usize) -> &str {
     panic!("unbalanced braces in the expansion");
 }
 
-fn rustfmt(code: &str) -> String {
-    let mut child = Command::new("rustfmt")
-        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+/// `command` run with `input` on its stdin, and its output.
+fn piped(mut command: Command, input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
-        .expect("running rustfmt");
-    use std::io::Write;
+        .unwrap_or_else(|error| panic!("running {command:?}: {error}"));
     child
         .stdin
         .take()
-        .expect("rustfmt stdin")
-        .write_all(code.as_bytes())
-        .expect("writing to rustfmt");
-    let output = child.wait_with_output().expect("rustfmt output");
-    assert!(output.status.success(), "rustfmt failed on:\n{code}");
+        .expect("the command's stdin")
+        .write_all(input.as_bytes())
+        .expect("writing to the command");
+    child.wait_with_output().expect("the command's output")
+}
+
+fn rustfmt(code: &str) -> String {
+    let mut command = Command::new("rustfmt");
+    command.args(["--edition", "2024", "--emit", "stdout", "--quiet"]);
+    let output = piped(command, code);
+    assert!(
+        output.status.success(),
+        "rustfmt failed on:\n{code}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout).expect("rustfmt output is UTF-8")
 }
 
@@ -151,18 +169,21 @@ fn generated(expanded: &Expanded, op: OpKind, declaration: Declaration) -> Strin
             "// burn's macro generates no code for this declaration. rustc says:\n{said}"
         );
     }
-    let start = variant_module
-        .find(&impl_header)
-        .unwrap_or_else(|| panic!("`{impl_header}` not found in {}", declaration.module()));
-    let dispatch = rustfmt(block_at(variant_module, start));
+    generated_impls(variant_module, op, lists_fusion)
+        .unwrap_or_else(|| panic!("`{impl_header}` not found in {}", declaration.module()))
+}
+
+/// The generated `Dispatch` impl of `op` in `source` (an expansion), as rustfmt formats it, and
+/// with `lists_fusion` the generated `impl … for Fusion<B>` after it.
+fn generated_impls(source: &str, op: OpKind, lists_fusion: bool) -> Option<String> {
+    let impl_header = format!("impl {} for burn::backend::Dispatch", op.trait_name());
+    let dispatch = rustfmt(block_at(source, source.find(&impl_header)?));
     if !lists_fusion {
-        return dispatch;
+        return Some(dispatch);
     }
     let fusion_header = "impl<B: burn::backend::fusion::FusionBackend";
-    let start = variant_module
-        .find(fusion_header)
-        .unwrap_or_else(|| panic!("`{fusion_header}` not found in {}", declaration.module()));
-    format!("{dispatch}\n{}", rustfmt(block_at(variant_module, start)))
+    let fusion = rustfmt(block_at(source, source.find(fusion_header)?));
+    Some(format!("{dispatch}\n{fusion}"))
 }
 
 #[test]
@@ -288,4 +309,317 @@ fn the_feature_on_routing_has_its_own_template() {
             assert!(feature_on.contains("__concrete_strategy"), "{}", op.name());
         }
     }
+}
+
+/// The page's expander (`crates/macro-expander`: burn's macro modules compiled as a library),
+/// built in the tests' own target dir.
+fn expander_binary() -> PathBuf {
+    let target = expansion_target();
+    let status = Command::new(env!("CARGO"))
+        .current_dir(manifest_dir())
+        .env("CARGO_TARGET_DIR", &target)
+        .args([
+            "build",
+            "--quiet",
+            "--package",
+            "macro-expander",
+            "--bin",
+            "expand",
+        ])
+        .status()
+        .expect("building the expander");
+    assert!(status.success(), "building the expander failed");
+    target.join("debug").join("expand")
+}
+
+/// What the expander emits for `text`: its tokens as one line, and its errors
+/// (`line:column: message`), one per line.
+fn run_expander(binary: &Path, text: &str) -> (String, String) {
+    let mut command = Command::new(binary);
+    command.arg("--tokens");
+    let output = piped(command, text);
+    (
+        String::from_utf8(output.stdout).expect("UTF-8 tokens"),
+        String::from_utf8(output.stderr).expect("UTF-8 errors"),
+    )
+}
+
+/// `tokens` (a crate's worth of items) after rustc's own expansion of the macros in them
+/// (`format_args!` and the like), with `cfgs` set. burn is not linked: the paths into it stay
+/// unresolved, which rustc reports but expands around.
+fn rustc_expand(tokens: &str, cfgs: &[&str]) -> String {
+    let dir = expansion_target().join("expander-lines");
+    std::fs::create_dir_all(&dir).expect("creating the expander's scratch dir");
+    let file = dir.join("line.rs");
+    std::fs::write(&file, tokens).expect("writing the emitted tokens");
+    let mut command = Command::new("rustc");
+    command
+        .env("RUSTC_BOOTSTRAP", "1")
+        .args([
+            "--edition",
+            "2024",
+            "--crate-type",
+            "lib",
+            "-Zunpretty=expanded",
+        ])
+        .arg(&file);
+    for cfg in cfgs {
+        command.args(["--cfg", cfg]);
+    }
+    let output = command.output().expect("running rustc");
+    String::from_utf8(output.stdout).expect("expanded source is UTF-8")
+}
+
+/// The cfgs the crate that built `declaration`'s shipped expansion had on: the playground's
+/// `fusion` feature for the lines that list `Fusion`, the feature-on crate's `autodiff`.
+fn cfgs_of(declaration: Declaration) -> Vec<&'static str> {
+    let mut cfgs = Vec::new();
+    if declaration.fusion() != FusionForm::None {
+        cfgs.push("feature=\"fusion\"");
+    }
+    if declaration.autodiff() == AutodiffDeclared::CfgOn {
+        cfgs.push("feature=\"autodiff\"");
+    }
+    cfgs
+}
+
+/// The expander, given each catalog line's declaration exactly as the exported project writes it,
+/// emits what burn's proc macro emitted when the engine was built: the same code once rustc has
+/// expanded both, or the error rustc reported, at the same place.
+#[test]
+fn the_expander_emits_what_the_macro_emitted() {
+    let binary = expander_binary();
+    let mut differ = Vec::new();
+    for expansion in expanded::all() {
+        let (op, declaration) = (expansion.op, expansion.declaration);
+        let text = declaration_code(op, declaration);
+        let (tokens, errors) = run_expander(&binary, &text);
+        let shipped = expansion
+            .source
+            .strip_prefix(expanded::HEADER)
+            .expect("the shipped file's header");
+        if let Some(diagnostic) = fusion_diagnostic(op, declaration)
+            && shipped.starts_with("// burn's macro generates no code")
+        {
+            // rustc's first line is `error: {message}`; its span is quoted from the first to the
+            // last line of the source it covers (`NN | / …`, `NN | | …`).
+            let message = diagnostic
+                .lines()
+                .next()
+                .and_then(|line| line.strip_prefix("error: "))
+                .expect("the diagnostic's message");
+            let quoted: Vec<&str> = diagnostic
+                .lines()
+                .filter_map(|line| line.split_once(" | "))
+                .filter(|(number, _)| number.trim().parse::<usize>().is_ok())
+                .map(|(_, code)| code.strip_prefix(['/', '|']).unwrap_or(code).trim())
+                .collect();
+            let (line, column) = errors
+                .lines()
+                .find_map(|error| error.strip_suffix(&format!(": {message}")))
+                .and_then(|place| place.split_once(':'))
+                .unwrap_or_else(|| panic!("{}: no `{message}` among\n{errors}", expansion.path));
+            let line: usize = line.parse().expect("a line number");
+            let column: usize = column.parse().expect("a column number");
+            let from_place: String = text
+                .lines()
+                .skip(line - 1)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .chars()
+                .skip(column - 1)
+                .collect();
+            assert!(
+                from_place.starts_with(quoted[0]),
+                "{}: the error is not at rustc's place: {from_place:?}",
+                expansion.path
+            );
+            continue;
+        }
+        assert!(errors.is_empty(), "{}: {errors}", expansion.path);
+        let rustc_expanded = rustc_expand(&tokens, &cfgs_of(declaration));
+        let lists_fusion = declaration.fusion() != FusionForm::None;
+        if generated_impls(&rustc_expanded, op, lists_fusion).as_deref() != Some(shipped) {
+            differ.push(expansion.path);
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "the expander emits other code than burn's macro did for: {differ:?}"
+    );
+}
+
+/// The editor's edited declarations (`tests/golden/editor-cases.txt`): each case's name and text.
+fn editor_cases() -> Vec<(String, String)> {
+    let file = std::fs::read_to_string(manifest_dir().join("tests/golden/editor-cases.txt"))
+        .expect("reading the editor's cases");
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for line in file.lines() {
+        if let Some(name) = line.strip_prefix("=== ") {
+            cases.push((name.to_owned(), String::new()));
+        } else if let Some((_, text)) = cases.last_mut() {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    cases
+}
+
+/// What each case's module brings into scope: what the exported project imports, and the
+/// derive.
+const CASE_PRELUDE: &str = "use burn::backend::{Backend, Dispatch, ExtensionType, backend_extension, tensor::{BoolTensor, FloatTensor, IntTensor}};\n";
+
+/// Case `index`'s module: the prelude, then the case's text from the module's third line on.
+fn case_module(index: usize, text: &str) -> String {
+    format!("pub mod case_{index} {{\n{CASE_PRELUDE}{text}}}\n")
+}
+
+/// The first line of each case's text in a file of [`case_module`]s, after `header_lines`.
+fn case_first_lines(cases: &[(String, String)], header_lines: usize) -> Vec<usize> {
+    let mut line = header_lines + 1;
+    cases
+        .iter()
+        .map(|(_, text)| {
+            let first = line + 2;
+            line += 2 + text.lines().count() + 1;
+            first
+        })
+        .collect()
+}
+
+/// The real proc macro on the cases: a crate of their modules, depending on burn as the
+/// playground does, expanded by rustc. Its expansion (when rustc had no error), and each case's
+/// errors as `line:column: message`, lines counted in the case's text.
+fn real_macro_on(cases: &[(String, String)]) -> (Option<String>, Vec<Vec<String>>) {
+    let dir = expansion_target().join("edited-cases");
+    std::fs::create_dir_all(dir.join("src")).expect("creating the cases' crate");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"edited-cases\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+         [dependencies]\nburn = { version = \"=0.22.1\", default-features = false, features = \
+         [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\", \"optim\"] }\n\n[workspace]\n",
+    )
+    .expect("writing the cases' manifest");
+    std::fs::copy(manifest_dir().join("Cargo.lock"), dir.join("Cargo.lock"))
+        .expect("copying the lock file");
+    let header = "#![allow(unused)]\n";
+    let modules: String = cases
+        .iter()
+        .enumerate()
+        .map(|(index, (_, text))| case_module(index, text))
+        .collect();
+    std::fs::write(dir.join("src/lib.rs"), format!("{header}{modules}"))
+        .expect("writing the cases");
+    let expanded_path = dir.join("expanded.rs");
+    let _ = std::fs::remove_file(&expanded_path);
+    let output = Command::new(env!("CARGO"))
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", expansion_target())
+        .env("RUSTC_BOOTSTRAP", "1")
+        .args([
+            "rustc",
+            "--quiet",
+            "--offline",
+            "--profile=check",
+            "--lib",
+            "--message-format=json",
+            "--",
+            "-Zunpretty=expanded",
+            "-o",
+        ])
+        .arg(&expanded_path)
+        .output()
+        .expect("running cargo rustc on the cases");
+    let first_lines = case_first_lines(cases, header.lines().count());
+    let mut errors = vec![Vec::new(); cases.len()];
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for message in stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["reason"] == "compiler-message")
+        .map(|message| message["message"].clone())
+        .filter(|message| message["level"] == "error")
+    {
+        let text = message["message"].as_str().unwrap_or("").to_owned();
+        let Some(span) = message["spans"]
+            .as_array()
+            .and_then(|spans| spans.iter().find(|span| span["is_primary"] == true))
+        else {
+            // "aborting due to N previous errors" and the like carry no span.
+            continue;
+        };
+        let line = span["line_start"].as_u64().unwrap_or(0) as usize;
+        let column = span["column_start"].as_u64().unwrap_or(0);
+        let case = first_lines
+            .iter()
+            .rposition(|&first| first <= line)
+            .unwrap_or_else(|| panic!("rustc's error outside every case: {text} at line {line}"));
+        errors[case].push(format!("{}:{column}: {text}", line - first_lines[case] + 1));
+    }
+    let expanded = output
+        .status
+        .success()
+        .then(|| std::fs::read_to_string(&expanded_path).expect("reading the expansion"));
+    (expanded, errors)
+}
+
+/// The module `pub mod case_{index}` of an expansion, as rustfmt formats it.
+fn case_in(expanded: &str, index: usize) -> Option<String> {
+    let start = expanded.find(&format!("pub mod case_{index} {{"))?;
+    Some(rustfmt(block_at(expanded, start)))
+}
+
+/// Every edited declaration of the editor's case file gives, in the expander, what the real proc
+/// macro gives it when rustc expands it in a crate that depends on burn: the same errors, at the
+/// same lines and columns, and for the cases without an error the same code once rustc has
+/// expanded both.
+#[test]
+fn edited_declarations_expand_as_the_real_macro_expands_them() {
+    let binary = expander_binary();
+    let cases = editor_cases();
+    assert!(cases.len() >= 20, "the case file has {} cases", cases.len());
+    let (_, rustc_errors) = real_macro_on(&cases);
+    let mut differ = Vec::new();
+    let mut accepted = Vec::new();
+    for ((name, text), rustc_errors) in cases.iter().zip(&rustc_errors) {
+        let (tokens, errors) = run_expander(&binary, text);
+        let mut expander_errors: Vec<String> = errors.lines().map(str::to_owned).collect();
+        let mut rustc_errors = rustc_errors.clone();
+        expander_errors.sort();
+        rustc_errors.sort();
+        if expander_errors != rustc_errors {
+            differ.push(format!(
+                "{name}: the expander says {expander_errors:?}, rustc {rustc_errors:?}"
+            ));
+        } else if rustc_errors.is_empty() {
+            accepted.push((name.clone(), text.clone(), tokens));
+        }
+    }
+    assert!(differ.is_empty(), "errors differ:\n{}", differ.join("\n"));
+    assert!(
+        accepted.len() >= 10 && accepted.len() < cases.len(),
+        "{} of {} cases accepted: the file should hold both kinds",
+        accepted.len(),
+        cases.len()
+    );
+
+    // The accepted ones alone, expanded by the real macro, and by rustc from the expander's tokens.
+    let real_cases: Vec<(String, String)> = accepted
+        .iter()
+        .map(|(name, text, _)| (name.clone(), text.clone()))
+        .collect();
+    let (real, errors) = real_macro_on(&real_cases);
+    assert!(errors.iter().all(Vec::is_empty), "rustc: {errors:?}");
+    let real = real.expect("rustc expands the accepted cases");
+    for (index, (name, _, tokens)) in accepted.iter().enumerate() {
+        let module = case_module(index, tokens);
+        let ours = rustc_expand(&module, &[]);
+        if case_in(&ours, index) != case_in(&real, index) {
+            differ.push(name.clone());
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "the expander emits other code than the real macro for: {differ:?}"
+    );
 }

@@ -284,9 +284,9 @@ async function transferSizes() {
     });
   }
   // A first visit fetches the page's wasm and the engine without fusion; the fusion engine only
-  // when a visitor turns fusion on.
-  const fusion = (row) => row.file.startsWith('engine-worker-fusion');
-  const wasm = rows.filter((row) => row.file.endsWith('.wasm') && !fusion(row));
+  // when a visitor turns fusion on, the expander only when the editor opens.
+  const lazy = (row) => row.file.startsWith('engine-worker-fusion') || row.file.startsWith('expander-');
+  const wasm = rows.filter((row) => row.file.endsWith('.wasm') && !lazy(row));
   const sum = (list, key) => list.reduce((total, row) => total + row[key], 0);
   const engine = (name) => rows.find((row) => row.file === name);
   return {
@@ -400,6 +400,78 @@ async function training(browser) {
   };
 }
 
+/** The editor's case of `name` (tests/golden/editor-cases.txt). */
+async function editorCase(name) {
+  const file = await readFile(join(ROOT, 'tests', 'golden', 'editor-cases.txt'), 'utf8');
+  const [, text] = file.split(`=== ${name}\n`);
+  return text.split(/^=== /m)[0];
+}
+
+/**
+ * The editor: burn's macro in its worker expanding the largest edited declaration (the Fusion
+ * one: its `Fusion<B>` impl is most of what the macro writes), timed inside the page from the
+ * message to the answer; and a keystroke in the editor to its expansion painted.
+ */
+async function editor(browser) {
+  const page = await newPage(browser);
+  const playground = new Playground(page);
+  await playground.open();
+  const largest = "Fusion with the input's dtype and shape";
+  const text = await editorCase(largest);
+  const worker = await page.evaluate(async ({ text, runs }) => {
+    const worker = new Worker('./expander-bootstrap.js', { type: 'module' });
+    const ask = (id) =>
+      new Promise((resolve) => {
+        worker.onmessage = ({ data }) => resolve(data);
+        worker.postMessage({ id, texts: [text] });
+      });
+    let started = performance.now();
+    await ask(0);
+    const first = performance.now() - started;
+    const samples = [];
+    for (let id = 1; id <= runs; id++) {
+      started = performance.now();
+      await ask(id);
+      samples.push(performance.now() - started);
+    }
+    worker.terminate();
+    return { first, samples };
+  }, { text, runs: RUNS });
+  await page.locator('#editor summary').first().click();
+  await page.getByTestId('editor-status').filter({ hasText: 'Expanded.' }).waitFor({ timeout: 60_000 });
+  const keystrokes = await page.evaluate(async (runs) => {
+    const field = document.querySelector('#editor-text');
+    const status = document.querySelector('[data-testid="editor-status"]');
+    const base = field.value;
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      field.value = i % 2 ? base : `${base} `;
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((resolve) => {
+        const done = () => status.textContent === 'Expanded.';
+        const observer = new MutationObserver(() => {
+          if (done()) {
+            observer.disconnect();
+            resolve();
+          }
+        });
+        observer.observe(status, { childList: true, characterData: true, subtree: true });
+      });
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      samples.push(performance.now() - started);
+    }
+    return samples;
+  }, RUNS);
+  await page.close();
+  return {
+    largest_case: largest,
+    first_expansion_ms: round(worker.first),
+    expansion: stats(worker.samples),
+    keystroke_to_painted: stats(keystrokes),
+  };
+}
+
 async function main() {
   const server = spawn('node', [join(import.meta.dirname, '..', 'serve.mjs'), DIST, String(PORT)], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -431,6 +503,7 @@ async function main() {
       panic_recovery: await recovery(browser),
       build: JSON.parse(process.env.BENCH_BUILD_TIMES ?? '{}'),
     };
+    figures.editor = await editor(browser);
     figures.training = await training(browser);
     await mkdir(join(ROOT, 'bench'), { recursive: true });
     await writeFile(join(ROOT, 'bench', 'results.json'), JSON.stringify(figures, null, 2) + '\n');
@@ -470,6 +543,18 @@ function budgets(f) {
       const ratio = round(f.navigation.service_worker.median_ms / f.navigation.cold.median_ms);
       return [['first result, service-worker cache ÷ cold', '≤ 0.3×', `${ratio}× (${f.navigation.service_worker.median_ms} of ${f.navigation.cold.median_ms} ms)`, ratio <= 0.3]];
     })(),
+    ...(() => {
+      const expander = f.transfer.files.find((row) => row.file === 'expander-worker_bg.wasm');
+      return expander
+        ? [['expander wasm, gzip (fetched only when the editor opens; burn 0.22.1 only so far)', '≤ 250 KB for both versions', `${(expander.gzip_bytes / 1e3).toFixed(1)} KB`, expander.gzip_bytes <= 250e3]]
+        : [];
+    })(),
+    ...(f.editor
+      ? [
+          ['expansion of the largest edited declaration, in the browser', '≤ 30 ms', `${f.editor.expansion.median_ms} ms`, f.editor.expansion.median_ms <= 30],
+          ['keystroke in the editor → its expansion painted', '≤ 100 ms', `${f.editor.keystroke_to_painted.median_ms} ms`, f.editor.keystroke_to_painted.median_ms <= 100],
+        ]
+      : []),
     ...(f.build.ui_rebuild_s !== undefined
       ? [['rebuild after a UI-only edit', '≤ 30 s', `${f.build.ui_rebuild_s} s`, f.build.ui_rebuild_s <= 30]]
       : []),

@@ -136,16 +136,21 @@ export class FirefoxPlayground {
     await this.settled();
   }
 
-  /** Replaces the tensor field's text, as typing it would, and waits for the run. */
-  async typeTensor(text) {
+  /** Replaces the text of the field `selector`, as one paste would. */
+  async replaceText(selector, text) {
     await this.page.$eval(
-      '#tensor-input',
+      selector,
       (field, text) => {
         field.value = text;
         field.dispatchEvent(new Event('input', { bubbles: true }));
       },
       text,
     );
+  }
+
+  /** Replaces the tensor field's text, as typing it would, and waits for the run. */
+  async typeTensor(text) {
+    await this.replaceText('#tensor-input', text);
     // The run starts after the typing pause; wait until it has, then until it ends.
     await this.page.waitForFunction((outcome) => document.querySelector(outcome)?.getAttribute('aria-busy') === 'true', LONG, OUTCOME);
     await this.settled();
@@ -165,5 +170,38 @@ export class FirefoxPlayground {
     await (await this.page.waitForSelector(`${details} summary`)).click();
     await this.page.waitForFunction((details) => document.querySelector(`${details} pre`)?.textContent.length > 0, {}, details);
     return this.page.$eval(`${details} pre`, (element) => element.textContent);
+  }
+
+  /** Opens "Write your own declaration" and waits for its first expansion. */
+  async openEditor() {
+    await (await this.page.waitForSelector('#editor summary')).click();
+    await this.editorExpanded();
+  }
+
+  async editorExpanded() {
+    await this.page.waitForFunction(
+      () => document.querySelector('[data-testid="editor-status"]')?.textContent === 'Expanded.',
+      LONG,
+    );
+  }
+
+  editorText() {
+    return this.page.$eval('#editor-text', (field) => field.value);
+  }
+
+  /** Replaces the editor's text, as a paste does, and waits for its expansion. */
+  async fillEditor(text) {
+    await this.replaceText('#editor-text', text);
+    await this.editorExpanded();
+  }
+
+  /** The editor's listed errors, each as read. */
+  editorErrors() {
+    return this.page.$$eval('[data-testid="editor-errors"] li', (items) => items.map((item) => item.innerText));
+  }
+
+  /** The editor's element with this test id's text, or null. */
+  editorPart(testId) {
+    return this.page.evaluate((testId) => document.querySelector(`[data-testid="${testId}"]`)?.innerText ?? null, testId);
   }
 }

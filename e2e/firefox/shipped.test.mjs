@@ -81,6 +81,21 @@ describe('Firefox as shipped (no WebGPU)', () => {
     await page.page.close();
   });
 
+  test("the editor: burn's macro expands the declaration, rejects Cuda at its place, and finds the catalog line", async () => {
+    const page = await playground();
+    await page.open('?op=shift_ids&declares_autodiff=no&grad=on&fix=none');
+    await page.openEditor();
+    const text = await page.editorText();
+    assert.match(await page.editorPart('editor-runs-here'), /#\[backend_extension\(Cube, Flex\)\] of shift_ids/);
+    const cuda = text.replace('Cube, Flex)]', 'Cuda, Flex)]');
+    await page.fillEditor(cuda);
+    const before = cuda.slice(0, cuda.indexOf('Cuda')).split('\n');
+    assert.deepEqual(await page.editorErrors(), [`line ${before.length}, column ${before.at(-1).length + 1}: Unsupported backend \`Cuda\``]);
+    await page.fillEditor(text);
+    assert.match(await page.editorPart('editor-code'), /impl ShiftIdsOps for burn::backend::Dispatch/);
+    await page.page.close();
+  });
+
   test('the export states what the page showed', async () => {
     const page = await playground();
     await page.open('?op=scale&declares_autodiff=no&grad=on&require_grad=on&fix=none&x=1,-2&param=3');

@@ -19,6 +19,7 @@
 //!   fixes, training, the gallery, the tour.
 //! - [`code`]: the Rust the page writes: the op's declaration cut from the engine's own source,
 //!   and the statements around its call.
+//! - [`editor`]: a declaration the person typed, and what burn's macro answered for it.
 //! - [`export`]: the scenario as a Cargo project that reproduces it natively, and its `.zip`.
 //! - [`routing`]: the generated routing shipped with the page, the arm a run went through, the
 //!   diff between two declarations, rustc's words for what does not build, highlighting.
@@ -27,6 +28,7 @@
 
 pub mod chart;
 pub mod code;
+pub mod editor;
 pub mod export;
 pub mod form;
 pub mod input;

@@ -9,6 +9,8 @@
 //! - [`routing_view`]: the generated routing, with the arm the last run took highlighted.
 //! - [`training_view`]: the op inside training steps, with the loss curves.
 //! - [`export_view`]: the scenario as a Cargo project to take home.
+//! - [`editor_view`]: a declaration the person writes, expanded live by burn's own macro code;
+//!   [`expander_shell`] runs that code's worker.
 //! - [`gallery_view`]: the related-errors gallery.
 //! - [`tour`]: the guided first visit.
 //! - [`banner`]: the engine's state and the link's notices.
@@ -20,8 +22,10 @@
 pub mod banner;
 pub mod browser;
 pub mod controls;
+pub mod editor_view;
 pub mod engine_loader;
 pub mod engine_shell;
+pub mod expander_shell;
 pub mod export_view;
 pub mod gallery_view;
 pub mod outcome_view;
@@ -39,6 +43,7 @@ use leptos::prelude::*;
 
 use banner::{EngineBanner, OfflineNotice, UrlNotices};
 use controls::Controls;
+use editor_view::EditorPanel;
 use export_view::ExportPanel;
 use gallery_view::GalleryView;
 use outcome_view::OutcomePanel;
@@ -113,6 +118,7 @@ pub fn App() -> impl IntoView {
             <TrainingPanel/>
             <ExportPanel/>
             <RoutingView/>
+            <EditorPanel/>
             <GalleryView/>
         </div>
         <Tour open=tour/>

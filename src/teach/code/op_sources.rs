@@ -78,7 +78,7 @@ pub fn fusion_attribute(op: OpKind, form: FusionForm) -> Option<String> {
 
 /// The op's trait as the engine declares it (cut from its `declare_*` macro in `mod.rs`, from the
 /// doc comment to the closing brace), under `declaration`'s selectors and `#[fusion]` form.
-fn trait_code(op: OpKind, declaration: Declaration) -> String {
+pub fn trait_declaration(op: OpKind, declaration: Declaration) -> String {
     let lines: Vec<&str> = sources(op).module.lines().collect();
     let attribute = lines
         .iter()
@@ -162,7 +162,7 @@ pub fn gated_items(gate: &str, items: &str) -> String {
 /// and, when the declaration lists `Autodiff`, the op's `Autodiff<B, C>` implementation (behind
 /// the same cfg as the selector). Exactly as it stands in the exported `src/main.rs`.
 pub fn declaration_code(op: OpKind, declaration: Declaration) -> String {
-    let mut code = trait_code(op, declaration).trim_end().to_owned();
+    let mut code = trait_declaration(op, declaration).trim_end().to_owned();
     if declaration.autodiff() != AutodiffDeclared::Absent {
         code.push_str("\n\n");
         code.push_str(&gated_items(

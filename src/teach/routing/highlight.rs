@@ -224,7 +224,7 @@ pub fn diff_to_html(
 }
 
 /// Appends `text` with the characters that mean something in HTML escaped.
-fn escape_into(html: &mut String, text: &str) {
+pub fn escape_into(html: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => html.push_str("&amp;"),

@@ -1,0 +1,62 @@
+// Page object for "Write your own declaration": the editor, what burn's macro answered, and the
+// offer to run a declaration the engine was built with.
+import { expect } from '@playwright/test';
+
+export class Editor {
+  /** @param {import('./playground.js').Playground} playground */
+  constructor(playground) {
+    this.page = playground.page;
+    this.box = this.page.locator('#editor');
+    this.field = this.page.locator('#editor-text');
+    this.status = this.page.getByTestId('editor-status');
+    this.verdict = this.page.getByTestId('editor-verdict');
+    this.errors = this.page.getByTestId('editor-errors');
+    this.code = this.page.getByTestId('editor-code');
+    this.runsHere = this.page.getByTestId('editor-runs-here');
+    this.notBuilt = this.page.getByTestId('editor-not-built');
+  }
+
+  /** Opens the box (the expander loads then) and waits for the first expansion. */
+  async open() {
+    await this.box.locator('summary').first().click();
+    await this.expanded();
+  }
+
+  /** Waits until the text shown is expanded. */
+  async expanded() {
+    await expect(this.status).toHaveText('Expanded.', { timeout: 60_000 });
+  }
+
+  text() {
+    return this.field.inputValue();
+  }
+
+  /** Replaces the whole text, as a paste does, and waits for its expansion. */
+  async fill(text) {
+    await this.field.fill(text);
+    await this.expanded();
+  }
+
+  /** Replaces the first `from` of the text with `to`. */
+  async replace(from, to) {
+    const text = await this.text();
+    if (!text.includes(from)) throw new Error(`the editor has no ${from}`);
+    await this.fill(text.replace(from, to));
+  }
+
+  /** The error list: each item's place button and message, as read. */
+  errorItems() {
+    return this.errors.locator('li').allInnerTexts();
+  }
+
+  /** The texts the highlighted copy marks as errors. */
+  marked() {
+    return this.page.locator('.editor-overlay .editor-mark').allInnerTexts();
+  }
+}
+
+/** The 1-based line and column of the first `needle` in `text`, as the editor names places. */
+export function placeOf(text, needle) {
+  const before = text.slice(0, text.indexOf(needle)).split('\n');
+  return `line ${before.length}, column ${before.at(-1).length + 1}`;
+}

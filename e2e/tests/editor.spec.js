@@ -1,0 +1,185 @@
+// "Write your own declaration": burn's own macro code, compiled to wasm, expands what the person
+// types; its errors are shown where they point; a declaration the engine was built with runs.
+import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { Playground } from '../pages/playground.js';
+import { Editor, placeOf } from '../pages/editor.js';
+
+const QUERY = '?op=shift_ids&grad=on&declares_autodiff=no&fix=none';
+
+/** The page on shift_ids declared without Autodiff, in a grad context, with the editor open. */
+async function openEditor(page) {
+  const playground = new Playground(page);
+  await playground.open(QUERY);
+  const editor = new Editor(playground);
+  await editor.open();
+  return { playground, editor };
+}
+
+test('the scenario declaration expands, is found in the catalog, and a typed selector changes both', async ({ page }) => {
+  const { playground, editor } = await openEditor(page);
+  const text = await editor.text();
+  expect(text).toContain('#[backend_extension(Cube, Flex)]');
+  expect(text).toContain('pub trait ShiftIdsOps');
+  await expect(editor.verdict).toHaveText(
+    "burn-backend-extension 0.22.1's own code expanded this declaration without an error. That is all that was checked: rustc's type and borrow checks run only when the expansion is built.",
+  );
+  await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex)] of shift_ids');
+  await expect(editor.runsHere.getByRole('button')).toHaveText('Run it again');
+  await expect(editor.code).toContainText('impl ShiftIdsOps for burn::backend::Dispatch');
+  await expect(editor.code).not.toContainText('Autodiff not supported');
+  const before = await editor.code.innerText();
+
+  await editor.replace('Cube, Flex)]', 'Cube, Flex, Autodiff)]');
+  const after = await editor.code.innerText();
+  expect(after).not.toBe(before);
+  await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex, Autodiff)] of shift_ids');
+  await editor.runsHere.getByRole('button', { name: 'Run it here' }).click();
+  await playground.settled();
+  await expect(page.locator('input[name="declares-autodiff"][value="yes"]')).toBeChecked();
+  expect(page.url()).toContain('declares_autodiff=yes');
+});
+
+test('a selector the macro does not know is underlined at its place, with the macro\'s message', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  await editor.replace('Cube, Flex)]', 'Cuda, Flex)]');
+  const text = await editor.text();
+  expect(await editor.errorItems()).toEqual([`${placeOf(text, 'Cuda')}: Unsupported backend \`Cuda\``]);
+  expect(await editor.marked()).toEqual(['Cuda']);
+  await expect(editor.verdict).toHaveText("burn-backend-extension 0.22.1's own code rejected this declaration.");
+  await expect(editor.code).toHaveCount(0);
+  // The place button puts the caret on what the error points at.
+  await editor.errors.getByRole('button').click();
+  await expect(editor.field).toBeFocused();
+  const selected = await editor.field.evaluate((field) => field.value.slice(field.selectionStart, field.selectionEnd));
+  expect(selected).toBe('Cuda');
+});
+
+test('a declaration of another signature expands but is not offered a run', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  await editor.replace('fn shift_ids(', 'fn shift_ids_twice(');
+  await expect(editor.code).toContainText('fn shift_ids_twice(');
+  await expect(editor.notBuilt).toContainText('The engine runs only the declarations it was built with: the catalog\'s 13 lines for each of its 3 ops.');
+  await expect(editor.runsHere).toHaveCount(0);
+});
+
+test('broken text: an unclosed brace, deep nesting, text that is not Rust, an empty editor, too much text', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  const declaration = await editor.text();
+
+  const unclosed = declaration.trimEnd().replace(/}$/, '');
+  await editor.fill(unclosed);
+  const brace = unclosed.indexOf('{');
+  const lines = unclosed.slice(0, brace).split('\n');
+  expect(await editor.errorItems()).toEqual([`line ${lines.length}, column ${lines.at(-1).length + 1}: this \`{\` is never closed`]);
+  await expect(editor.verdict).toHaveText('The text is not Rust tokens: burn\'s macro was not run on it.');
+
+  await editor.fill(`${'('.repeat(10_000)}${')'.repeat(10_000)}`);
+  expect(await editor.errorItems()).toEqual(['line 1, column 101: Brackets nest more than 100 deep here: the expander stops before parsing.']);
+
+  await editor.fill('this is not Rust at all');
+  expect((await editor.errorItems()).length).toBe(1);
+  await expect(editor.verdict).toHaveText('The text is not a list of Rust items: burn\'s macro was not run on it.');
+
+  await editor.fill('');
+  expect(await editor.errorItems()).toEqual(['the whole text: The text is empty: write a trait with `#[backend_extension(...)]` on it.']);
+
+  // More than the editor keeps: cut, said so, and the cut text expanded.
+  await editor.fill(`// ${'x'.repeat(70_000)}`);
+  await expect(page.getByText('The editor keeps at most 64 KB: the text was cut there.')).toBeVisible();
+  expect((await editor.text()).length).toBe(64 * 1024);
+
+  // And the next edit expands as before.
+  await editor.fill(declaration);
+  await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex)] of shift_ids');
+});
+
+test('a worker that fails is reported, the text kept, and the next edit starts another', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open(QUERY);
+  await page.route('**/expander-worker_bg.wasm', (route) => route.fulfill({ status: 500, body: 'down' }));
+  const editor = new Editor(playground);
+  await editor.box.locator('summary').first().click();
+  await expect(editor.status).toContainText("The expander's worker stopped on this text", { timeout: 30_000 });
+  await expect(editor.status).toContainText('your text is kept');
+  const text = await editor.text();
+  expect(text).toContain('pub trait ShiftIdsOps');
+  await page.unroute('**/expander-worker_bg.wasm');
+  await editor.field.press('End');
+  await editor.field.pressSequentially(' ');
+  await editor.expanded();
+  expect(await editor.text()).toBe(`${text} `);
+  await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex)] of shift_ids');
+});
+
+test('the text is kept across a reload of the tab', async ({ page }) => {
+  const { playground, editor } = await openEditor(page);
+  await editor.replace('fn shift_ids(', 'fn shift_kept(');
+  const text = await editor.text();
+  await page.reload();
+  await playground.waitForEngine();
+  await editor.open();
+  expect(await editor.text()).toBe(text);
+  await expect(editor.code).toContainText('fn shift_kept(');
+});
+
+test('Tab indents; Esc, then Tab, leaves the editor', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  await editor.field.focus();
+  await editor.field.evaluate((field) => field.setSelectionRange(0, 0));
+  await page.keyboard.press('Tab');
+  await expect(editor.field).toBeFocused();
+  expect((await editor.text()).startsWith('    ')).toBe(true);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect(editor.field).not.toBeFocused();
+});
+
+test('at 390 px the editor scrolls inside itself, not the page, and axe finds nothing in either theme', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { playground, editor } = await openEditor(page);
+  await editor.replace('Cube, Flex)]', 'Cuda, Flex)]');
+  expect(await playground.sidewaysOverflow()).toBe(0);
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((theme) => document.documentElement.setAttribute('data-theme', theme), theme);
+    const results = await new AxeBuilder({ page }).include('.editor-panel').analyze();
+    expect(results.violations, `${theme}: ${JSON.stringify(results.violations, null, 2)}`).toEqual([]);
+  }
+});
+
+const EXPANDER_FILE = /expander-(worker|bootstrap)/;
+
+/** Every path this browser's caches hold. */
+function cachedPaths(page) {
+  return page.evaluate(async () => {
+    const paths = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+    }
+    return paths;
+  });
+}
+
+test('a first visit never downloads the expander; opening the editor does, and the service worker keeps it', async ({ browser }) => {
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  const requested = [];
+  context.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  const playground = new Playground(page);
+  await playground.open(QUERY);
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? null), { timeout: 60_000 })
+    .toBe('activated');
+  expect(requested.filter((path) => EXPANDER_FILE.test(path))).toEqual([]);
+  expect((await cachedPaths(page)).filter((path) => EXPANDER_FILE.test(path))).toEqual([]);
+
+  // Controlled by the service worker now (a reload), the editor's first opening fetches it.
+  await page.reload();
+  await playground.waitForEngine();
+  const editor = new Editor(playground);
+  await editor.open();
+  await expect
+    .poll(async () => (await cachedPaths(page)).filter((path) => path.endsWith('expander-worker_bg.wasm')).length, { timeout: 30_000 })
+    .toBe(1);
+  await context.close();
+});
