@@ -437,15 +437,34 @@ fn the_expander_emits_what_the_macro_emitted() {
             continue;
         }
         assert!(errors.is_empty(), "{}: {errors}", expansion.path);
-        let rustc_expanded = rustc_expand(&tokens, &cfgs_of(declaration));
+        // As deep as the engine's modules nest the line (`ops::{op}::{line}`, or `{op}::{line}` in
+        // the feature-on crate): rustc's printer indents what rustfmt then leaves as it is.
+        let depth = if declaration.autodiff() == AutodiffDeclared::CfgOn {
+            2
+        } else {
+            3
+        };
+        let nested = format!(
+            "{}{tokens}{}",
+            "pub mod nested { ".repeat(depth),
+            " }".repeat(depth)
+        );
+        let rustc_expanded = rustc_expand(&nested, &cfgs_of(declaration));
         let lists_fusion = declaration.fusion() != FusionForm::None;
-        if generated_impls(&rustc_expanded, op, lists_fusion).as_deref() != Some(shipped) {
+        let ours = generated_impls(&rustc_expanded, op, lists_fusion);
+        if ours.as_deref() != Some(shipped) {
+            // Beside the scratch file, for a diff with the shipped one.
+            let name = Path::new(expansion.path).file_name().expect("a file name");
+            let kept = expansion_target().join("expander-lines").join(name);
+            std::fs::write(&kept, ours.unwrap_or(rustc_expanded)).expect("keeping the difference");
             differ.push(expansion.path);
         }
     }
     assert!(
         differ.is_empty(),
-        "the expander emits other code than burn's macro did for: {differ:?}"
+        "the expander emits other code than burn's macro did for: {differ:?} (the expander's \
+         are in {})",
+        expansion_target().join("expander-lines").display()
     );
 }
 

@@ -18,14 +18,12 @@ use super::browser::details_open;
 use super::expander_shell::{Answer, ExpanderShell};
 use super::state::{Change, use_playground};
 use super::url;
-use crate::model::catalog::FusionForm;
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::editor::marks::{marked_lines, place_label, to_html, utf16_offset};
 use crate::teach::editor::{
-    Catalog, capped, catalog_lines, matching_lines, starting_text, verdict,
+    Catalog, Offer, capped, catalog_lines, line_words, matching_lines, starting_text, verdict,
 };
 use crate::teach::routing::highlight;
-use crate::teach::words::present::declaration_label;
 
 /// Where the text is kept for the tab's life (a reload, the fusion engine's page).
 const STORAGE_KEY: &str = "playground-editor-text";
@@ -337,43 +335,37 @@ pub fn EditorPanel() -> impl IntoView {
             }
             .into_any());
         };
-        let label = declaration_label(line);
-        let needs_fusion = line.fusion() != FusionForm::None && !fusion;
         let selected = line_op == op && line == current;
-        let run = move |_| {
-            if needs_fusion {
+        let (words, offer) = line_words(line_op, line, found.len(), fusion, selected);
+        let run = move |_| match offer {
+            Offer::RunWithFusion => {
                 let mut next = playground.form.get_untracked();
                 next.op = line_op;
                 next.declaration = line;
                 next.fusion = true;
                 url::reload_with(&next);
-            } else if selected {
-                playground.schedule_run(0);
-            } else {
-                playground.edit(Change::Toggle, |form| {
-                    form.op = line_op;
-                    form.declaration = line;
-                });
             }
+            Offer::RunAgain => playground.schedule_run(0),
+            Offer::Run | Offer::ShowNotBuilt => playground.edit(Change::Toggle, |form| {
+                form.op = line_op;
+                form.declaration = line;
+            }),
         };
-        let button = if needs_fusion {
-            "Run it with burn's fusion (loads that engine)"
-        } else if selected {
-            "Run it again"
-        } else {
-            "Run it here"
+        let button = match offer {
+            Offer::RunWithFusion => "Run it with burn's fusion (loads that engine)",
+            Offer::RunAgain => "Run it again",
+            Offer::Run => "Run it here",
+            Offer::ShowNotBuilt => "Show it in the scenario",
         };
-        Some(view! {
-            <div class="editor-runs" data-testid="editor-runs-here">
-                <p>
-                    "Token for token, this is what the macro emits for the catalog's line "
-                    <code>{format!("#[backend_extension({label})]")}</code> " of "
-                    <code>{line_op.name()}</code> ": the engine was built with it, so it runs here."
-                </p>
-                <button type="button" class="run-button" on:click=run>{button}</button>
-            </div>
-        }
-        .into_any())
+        Some(
+            view! {
+                <div class="editor-runs" data-testid="editor-runs-here">
+                    <p>{words}</p>
+                    <button type="button" class="run-button" on:click=run>{button}</button>
+                </div>
+            }
+            .into_any(),
+        )
     };
     let code_html = move || {
         expansion.with(|expansion| {

@@ -46,6 +46,73 @@ pub fn matching_lines(
         .collect()
 }
 
+/// What the editor offers for a catalog line the text expands to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Select the line in the scenario, which runs it.
+    Run,
+    /// The scenario is that line already: run it again.
+    RunAgain,
+    /// The line lists `Fusion`: load the engine built with burn's fusion, on that line.
+    RunWithFusion,
+    /// The engine built with fusion leaves the line out (rustc rejects it there): select it, and
+    /// the scenario shows what rustc says.
+    ShowNotBuilt,
+}
+
+/// What the page says of `line` of `op`, which the text expands to token for token (as do
+/// `matches` catalog lines in all), and what it offers, when the page runs burn with fusion or
+/// not (`fusion`) and the scenario is that line already or not (`selected`).
+pub fn line_words(
+    op: OpKind,
+    line: Declaration,
+    matches: usize,
+    fusion: bool,
+    selected: bool,
+) -> (String, Offer) {
+    use crate::model::catalog::{AutodiffDeclared, FusionForm};
+    use crate::teach::routing::diagnostics::fusion_diagnostic;
+    let feature = match line.autodiff() {
+        AutodiffDeclared::CfgOff => " built with its cfg's feature off",
+        AutodiffDeclared::CfgOn => " built with its cfg's feature on",
+        AutodiffDeclared::Absent | AutodiffDeclared::Listed => "",
+    };
+    let runs_with_fusion = fusion || line.fusion() != FusionForm::None;
+    let (where_, offer) = if runs_with_fusion && fusion_diagnostic(op, line).is_some() {
+        (
+            "a line the engine built with burn's fusion leaves out: rustc rejects it there, and \
+             the scenario shows what rustc says.",
+            Offer::ShowNotBuilt,
+        )
+    } else if !fusion && line.fusion() != FusionForm::None {
+        (
+            "a line of the engine built with burn's fusion: it runs there (the page loads that \
+             engine).",
+            Offer::RunWithFusion,
+        )
+    } else if selected {
+        ("the scenario's line: it runs here.", Offer::RunAgain)
+    } else {
+        (
+            "a line the engine was built with: it runs here.",
+            Offer::Run,
+        )
+    };
+    let mut words = format!(
+        "Token for token, this is what the macro emits for #[backend_extension({})] of \
+         {}{feature}, {where_}",
+        line.selectors(),
+        op.name()
+    );
+    if matches > 1 {
+        words.push_str(&format!(
+            " {matches} catalog lines expand to these tokens (the cfg's feature off and on); the \
+             scenario keeps the one it has, or takes the first."
+        ));
+    }
+    (words, offer)
+}
+
 /// `text` cut to at most [`MAX_TEXT_BYTES`] (at a character boundary), and whether it was cut.
 pub fn capped(text: &str) -> (&str, bool) {
     if text.len() <= MAX_TEXT_BYTES {
@@ -158,6 +225,50 @@ mod tests {
             ]
         );
         assert!(matching_lines("c", &catalog).is_empty());
+    }
+
+    #[test]
+    fn a_line_is_offered_where_the_engine_built_it() {
+        let (words, offer) = line_words(OpKind::ShiftIds, Declaration::CubeFlex, 1, false, true);
+        assert_eq!(
+            words,
+            "Token for token, this is what the macro emits for #[backend_extension(Cube, Flex)] \
+             of shift_ids, the scenario's line: it runs here."
+        );
+        assert_eq!(offer, Offer::RunAgain);
+        assert_eq!(
+            line_words(
+                OpKind::Scale,
+                Declaration::CubeFlexAutodiffFusion,
+                1,
+                false,
+                false
+            )
+            .1,
+            Offer::RunWithFusion
+        );
+        // scale has no default body: the fusion engine leaves that line out.
+        assert_eq!(
+            line_words(
+                OpKind::Scale,
+                Declaration::CubeFlexAutodiffFusionDefault,
+                1,
+                true,
+                false
+            )
+            .1,
+            Offer::ShowNotBuilt
+        );
+        let (words, offer) = line_words(
+            OpKind::Scale,
+            Declaration::CubeFlexAutodiffCfg,
+            2,
+            false,
+            false,
+        );
+        assert_eq!(offer, Offer::Run);
+        assert!(words.contains(" of scale built with its cfg's feature off, a line the engine"));
+        assert!(words.ends_with(" 2 catalog lines expand to these tokens (the cfg's feature off and on); the scenario keeps the one it has, or takes the first."));
     }
 
     #[test]
