@@ -7,7 +7,9 @@ use burn_extension_playground::model::scenario::{
     BackendChoice, Declaration, Fix, IntInput, OpArgs, OpKind, Scenario,
 };
 use burn_extension_playground::teach::form::Form;
-use burn_extension_playground::teach::link::query::{MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem};
+use burn_extension_playground::teach::link::query::{
+    MAX_URL_EDITOR_BYTES, MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem,
+};
 use burn_extension_playground::teach::numbers::{
     csv_text, index_text, last_values_text, page_count, page_label, page_lines, summary_text,
     values_text,
@@ -140,6 +142,34 @@ fn a_fusion_form_without_fusion_on_is_dropped_with_a_notice() {
     assert_eq!(notices, vec![]);
     assert!(form.fusion);
     assert_eq!(form.declaration, Declaration::CubeFlexAutodiffFusion);
+}
+
+#[test]
+fn the_editors_text_rides_in_the_link_up_to_its_cap() {
+    let mut form = Form::default();
+    let text = "#[backend_extension(Cube, Flex)]\npub trait A: Backend { fn a(x: FloatTensor<Self>) -> FloatTensor<Self>; } // <script>&amp;%\n";
+    form.editor = Some(text.to_owned());
+    let query = form.to_query();
+    assert!(query.ends_with("&optimizer=adam&code=%23%5Bbackend_extension%28Cube%2C+Flex%29%5D%0Apub+trait+A%3A+Backend+%7B+fn+a%28x%3A+FloatTensor%3CSelf%3E%29+-%3E+FloatTensor%3CSelf%3E%3B+%7D+%2F%2F+%3Cscript%3E%26amp%3B%25%0A"), "{query}");
+    let (read, notices) = Form::from_query(&query);
+    assert_eq!(notices, vec![]);
+    assert_eq!(read.editor.as_deref(), Some(text));
+    assert!(!form.link_omits_editor());
+
+    // Longer than a link carries: left out of the link, said so; refused when read.
+    form.editor = Some("x".repeat(MAX_URL_EDITOR_BYTES + 1));
+    assert!(form.link_omits_editor());
+    assert!(!form.to_query().contains("code="));
+    let (read, notices) =
+        Form::from_query(&format!("code={}", "x".repeat(MAX_URL_EDITOR_BYTES + 1)));
+    assert_eq!(read.editor, None);
+    assert_eq!(
+        notices,
+        vec![UrlNotice {
+            key: "code".into(),
+            problem: UrlProblem::TooLong
+        }]
+    );
 }
 
 #[test]

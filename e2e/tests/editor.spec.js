@@ -112,6 +112,32 @@ test('a worker that fails is reported, the text kept, and the next edit starts a
   await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex)] of shift_ids');
 });
 
+test('the link holds the edited text: opened elsewhere, the editor opens with it and expands it', async ({ page, context }) => {
+  const { editor } = await openEditor(page);
+  await editor.replace('fn shift_ids(', 'fn shift_linked(');
+  const text = await editor.text();
+  const link = page.url();
+  expect(new URL(link).searchParams.get('code')).toBe(text);
+
+  const other = await context.newPage();
+  const playground = new Playground(other);
+  await playground.open(new URL(link).search);
+  const opened = new Editor(playground);
+  await opened.expanded();
+  expect(await opened.text()).toBe(text);
+  await expect(opened.code).toContainText('fn shift_linked(');
+});
+
+test('a link whose editor text is too long gives a notice, and the editor the op\'s own declaration', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open(`${QUERY}&code=${'x'.repeat(5000)}`);
+  await expect(page.getByText('Ignored code: it is too long to load from a link.')).toBeVisible();
+  const editor = new Editor(playground);
+  await editor.open();
+  expect(await editor.text()).toContain('pub trait ShiftIdsOps');
+  await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex)] of shift_ids');
+});
+
 test('the text is kept across a reload of the tab', async ({ page }) => {
   const { playground, editor } = await openEditor(page);
   await editor.replace('fn shift_ids(', 'fn shift_kept(');

@@ -71,6 +71,8 @@ pub struct Form {
     pub compare: Option<Declaration>,
     /// Whether the page is embedded (the compact layout for an iframe).
     pub embed: bool,
+    /// The text of "Write your own declaration", once the person has opened it.
+    pub editor: Option<String>,
 }
 
 impl Default for Form {
@@ -90,6 +92,7 @@ impl Default for Form {
             fusion: false,
             compare: None,
             embed: false,
+            editor: None,
         }
     }
 }

@@ -17,12 +17,13 @@ use macro_expander::Expansion;
 use super::browser::details_open;
 use super::expander_shell::{Answer, ExpanderShell};
 use super::state::{Change, use_playground};
-use super::url;
+use super::url::{self, HistoryMode};
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::editor::marks::{marked_lines, place_label, to_html, utf16_offset};
 use crate::teach::editor::{
     Catalog, Offer, capped, catalog_lines, line_words, matching_lines, starting_text, verdict,
 };
+use crate::teach::link::query::MAX_URL_EDITOR_BYTES;
 use crate::teach::routing::highlight;
 
 /// Where the text is kept for the tab's life (a reload, the fusion engine's page).
@@ -135,12 +136,20 @@ pub fn EditorPanel() -> impl IntoView {
         Answer::Licenses(texts) => licenses.set(Some(texts)),
     };
     shell_slot.set_value(Some(ExpanderShell::new(on_answer)));
+    // The text goes into the link (and the tab's storage, for a text too long for a link); it
+    // never re-runs the scenario.
     let set_text = move |value: String| {
         let (kept, was_cut) = capped(&value);
         cut.set(was_cut);
         if let Some(storage) = session_storage() {
             let _ = storage.set_item(STORAGE_KEY, kept);
         }
+        playground
+            .form
+            .update(|form| form.editor = Some(kept.to_owned()));
+        playground
+            .form
+            .with_untracked(|form| url::write(form, HistoryMode::Replace));
         text.set(kept.to_owned());
     };
     let load = move |value: String| {
@@ -156,16 +165,33 @@ pub fn EditorPanel() -> impl IntoView {
             .with_untracked(|form| (form.op, form.declaration));
         load(starting_text(op, declaration));
     };
-    // Opened for the first time: the kept text, or the scenario's declaration.
-    let on_toggle = move |event: web_sys::Event| {
-        if !details_open(&event) || status.get_untracked() != Status::Idle {
+    // Opened for the first time: the link's text, the tab's, or the scenario's declaration.
+    let first_open = move || {
+        if status.get_untracked() != Status::Idle {
             return;
         }
-        match session_storage().and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten()) {
-            Some(kept) if !kept.is_empty() => load(kept),
+        let linked = playground.form.with_untracked(|form| form.editor.clone());
+        let kept = || session_storage()?.get_item(STORAGE_KEY).ok().flatten();
+        match linked.or_else(kept) {
+            Some(text) if !text.is_empty() => load(text),
             _ => start_from_form(),
         }
     };
+    let on_toggle = move |event: web_sys::Event| {
+        if details_open(&event) {
+            first_open();
+        }
+    };
+    // A link with the editor's text opens the editor with it.
+    let details = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        if let Some(details) = details.get()
+            && playground.form.with_untracked(|form| form.editor.is_some())
+        {
+            details.set_open(true);
+            first_open();
+        }
+    });
 
     let sync_scroll = move || {
         let Some(field) = field.get_untracked() else {
@@ -386,7 +412,7 @@ pub fn EditorPanel() -> impl IntoView {
 
     view! {
         <section class="panel editor-panel" aria-labelledby="editor-heading">
-            <details id="editor" on:toggle=on_toggle>
+            <details id="editor" node_ref=details on:toggle=on_toggle>
                 <summary>
                     <h2 id="editor-heading">"Write your own declaration"</h2>
                 </summary>
@@ -420,6 +446,14 @@ pub fn EditorPanel() -> impl IntoView {
                     </div>
                 </div>
                 <p id="editor-keys" class="note">"Tab indents; Esc, then Tab, leaves the editor."</p>
+                <Show when=move || playground.form.with(|form| form.link_omits_editor())>
+                    <p class="note" data-testid="editor-link-limit">
+                        {format!(
+                            "The text is longer than a link carries ({} KiB): the page's link leaves it out, and this tab keeps it.",
+                            MAX_URL_EDITOR_BYTES / 1024,
+                        )}
+                    </p>
+                </Show>
                 <Show when=move || cut.get()>
                     <p class="field-error" role="alert">
                         {format!(

@@ -50,6 +50,13 @@ impl Form {
         if let Some(compare) = self.compare {
             query.append_pair(keys::COMPARE, compare.word());
         }
+        if let Some(editor) = self
+            .editor
+            .as_ref()
+            .filter(|text| text.len() <= MAX_URL_EDITOR_BYTES)
+        {
+            query.append_pair(keys::EDITOR, editor);
+        }
         let query = query.finish();
         // `embed` is a bare key, as people write it: `…&embed`.
         if self.embed {
@@ -70,6 +77,13 @@ impl Form {
         ]
         .iter()
         .any(|text| text.len() > MAX_URL_TEXT_BYTES)
+    }
+
+    /// Whether [`Form::to_query`] leaves the editor's text out for being too long for a link.
+    pub fn link_omits_editor(&self) -> bool {
+        self.editor
+            .as_ref()
+            .is_some_and(|text| text.len() > MAX_URL_EDITOR_BYTES)
     }
 
     /// Reads a URL query (with or without the leading `?`). Settings absent from the query keep
@@ -153,6 +167,12 @@ impl Form {
             keys::OPTIMIZER => self.optimizer = word::<OptimizerChoice>(value)?,
             keys::COMPARE => self.compare = Some(word::<Declaration>(value)?),
             keys::EMBED => self.embed = embed_from_word(value).ok_or(UrlProblem::BadValue)?,
+            keys::EDITOR => {
+                if value.len() > MAX_URL_EDITOR_BYTES {
+                    return Err(UrlProblem::TooLong);
+                }
+                self.editor = Some(value.to_owned());
+            }
             keys::STEPS | keys::LEARNING_RATE | keys::TENSOR | keys::PARAM => {
                 if value.len() > MAX_URL_TEXT_BYTES {
                     return Err(UrlProblem::TooLong);
@@ -177,6 +197,10 @@ pub const MAX_QUERY_BYTES: usize = 256 << 10;
 /// Longest field text a link carries (64 KiB), written or read. Typed text may be longer (up
 /// to the parser's 16 MiB); a link to it keeps the other settings.
 pub const MAX_URL_TEXT_BYTES: usize = 64 << 10;
+
+/// Longest editor text a link carries (4 KiB, about ten declarations), written or read: hosts
+/// commonly refuse addresses past 8 KB, and a link escapes most of Rust's punctuation.
+pub const MAX_URL_EDITOR_BYTES: usize = 4 << 10;
 
 /// What was wrong with part of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -221,8 +221,10 @@ pub mod keys {
     pub const COMPARE: &str = "compare";
     /// The compact page for an iframe; written bare (`…&embed`).
     pub const EMBED: &str = "embed";
+    /// The text of "Write your own declaration", as typed.
+    pub const EDITOR: &str = "code";
     /// Every key, in the order links are written.
-    pub const ALL: [&str; 16] = [
+    pub const ALL: [&str; 17] = [
         OP,
         DECLARES_AUTODIFF,
         DECLARES_FLEX,
@@ -238,6 +240,7 @@ pub mod keys {
         LEARNING_RATE,
         OPTIMIZER,
         COMPARE,
+        EDITOR,
         EMBED,
     ];
 }
