@@ -283,7 +283,7 @@ pub fn EditorPanel() -> impl IntoView {
     let status_text = move || match status.get() {
         Status::Idle => String::new(),
         Status::Expanding if expansion.with(Option::is_none) => {
-            "Loading burn's macro code (its own wasm, fetched once) and expanding…".to_owned()
+            "Loading burn's macro code (its own wasm) and expanding…".to_owned()
         }
         Status::Expanding => "Expanding…".to_owned(),
         Status::Expanded => "Expanded.".to_owned(),
@@ -307,22 +307,23 @@ pub fn EditorPanel() -> impl IntoView {
             let items = errors
                 .into_iter()
                 .map(|error| {
-                    let place = error.place.clone();
-                    let label = place
-                        .as_ref()
-                        .map(place_label)
-                        .unwrap_or_else(|| "the whole text".to_owned());
-                    let on_click = move |_| {
-                        if let Some(place) = &place {
-                            select_place(place.bytes.clone());
+                    // A place is a button that selects what the error points at.
+                    let place = error.place.clone().map(|place| {
+                        let label = place_label(&place);
+                        let bytes = place.bytes;
+                        view! {
+                            <button
+                                type="button"
+                                class="link-button"
+                                on:click=move |_| select_place(bytes.clone())
+                            >
+                                {label}
+                            </button>
                         }
-                    };
-                    view! {
-                        <li>
-                            <button type="button" class="link-button" on:click=on_click>{label}</button>
-                            ": " {error.message}
-                        </li>
-                    }
+                        .into_any()
+                    });
+                    let place = place.unwrap_or_else(|| view! { <span>"the whole text"</span> }.into_any());
+                    view! { <li>{place} ": " {error.message}</li> }
                 })
                 .collect_view();
             view! {
