@@ -512,11 +512,18 @@ fn case_first_lines(cases: &[(String, String)], header_lines: usize) -> Vec<usiz
 fn real_macro_on(cases: &[(String, String)]) -> (Option<String>, Vec<Vec<String>>) {
     let dir = expansion_target().join("edited-cases");
     std::fs::create_dir_all(dir.join("src")).expect("creating the cases' crate");
+    // burn as the playground has it, and the playground itself: the same features everywhere, so
+    // the dependencies the playground's own expansion built are reused, not built again.
     std::fs::write(
         dir.join("Cargo.toml"),
-        "[package]\nname = \"edited-cases\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\nburn = { version = \"=0.22.1\", default-features = false, features = \
-         [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\", \"optim\"] }\n\n[workspace]\n",
+        format!(
+            "[package]\nname = \"edited-cases\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nburn-extension-playground = {{ path = {:?} }}\n\
+             burn = {{ version = \"=0.22.1\", default-features = false, features = \
+             [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\", \"optim\"] }}\n\n\
+             [workspace]\n",
+            manifest_dir().display().to_string()
+        ),
     )
     .expect("writing the cases' manifest");
     std::fs::copy(manifest_dir().join("Cargo.lock"), dir.join("Cargo.lock"))
