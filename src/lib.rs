@@ -21,6 +21,7 @@
 //!     ▼                                        engine client  words · export · link
 //!   ops      burn's generated routing,         state machine    form · routing · code
 //!     │      kernels, backward passes              │            input · numbers · chart
+//!     │                                            │            editor
 //!     │                                            │              │
 //!     └────────────────────▶ model ◀───────────────┴──────────────┘
 //!                  catalog, scenario, outcome, protocol (plain data)
@@ -37,6 +38,10 @@
 //! - [`client`]: the page's engine client as a state machine (events in, commands out).
 //! - [`teach`]: page-only knowledge, tested natively, in rooms of one concern each.
 //! - `ui` (feature `ui`): the Leptos page.
+//!
+//! A third wasm, the editor's expander, is its own crate (`crates/macro-expander`): burn's macro
+//! modules compiled as a library, run in a worker of its own. This crate knows only its answers'
+//! data (`macro_expander::protocol`, without the macro code).
 //!
 //! ## Who imports whom
 //!
