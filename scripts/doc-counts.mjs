@@ -44,6 +44,7 @@ function counts() {
   const phone = inFile(chromium, 'phone.spec.js');
   return {
     'matrix-cells': cells.size,
+    'editor-cases': Object.keys(json('tests/golden/editor-cases.json')).length,
     'training-cells': Object.keys(training).length,
     'fusion-matrix-cells': fusionCells.size,
     'fusion-not-built-cells': fusionRows.filter((row) => row.outcome === 'not-built').length,

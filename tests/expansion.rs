@@ -512,15 +512,17 @@ fn case_first_lines(cases: &[(String, String)], header_lines: usize) -> Vec<usiz
 fn real_macro_on(cases: &[(String, String)]) -> (Option<String>, Vec<Vec<String>>) {
     let dir = expansion_target().join("edited-cases");
     std::fs::create_dir_all(dir.join("src")).expect("creating the cases' crate");
-    // burn as the playground has it, and the playground itself: the same features everywhere, so
-    // the dependencies the playground's own expansion built are reused, not built again.
+    // burn as the playground's fusion engine has it (the `Fusion` half of the expansion names
+    // `burn::backend::fusion`), and the playground itself: the same features everywhere, so the
+    // dependencies the playground's own expansion built are reused, not built again.
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             "[package]\nname = \"edited-cases\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\nburn-extension-playground = {{ path = {:?} }}\n\
-             burn = {{ version = \"=0.22.1\", default-features = false, features = \
-             [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\", \"optim\"] }}\n\n\
+             [dependencies]\nburn-extension-playground = {{ path = {:?}, features = \
+             [\"fusion\"] }}\nburn = {{ version = \"=0.22.1\", default-features = false, \
+             features = [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\", \"optim\", \
+             \"fusion\"] }}\n\n\
              [workspace]\n",
             manifest_dir().display().to_string()
         ),
@@ -598,7 +600,8 @@ fn case_in(expanded: &str, index: usize) -> Option<String> {
 /// Every edited declaration of the editor's case file gives, in the expander, what the real proc
 /// macro gives it when rustc expands it in a crate that depends on burn: the same errors, at the
 /// same lines and columns, and for the cases without an error the same code once rustc has
-/// expanded both.
+/// expanded both. rustc's errors are kept in `tests/golden/editor-cases.json`, which the browser
+/// tests read.
 #[test]
 fn edited_declarations_expand_as_the_real_macro_expands_them() {
     let binary = expander_binary();
@@ -622,6 +625,29 @@ fn edited_declarations_expand_as_the_real_macro_expands_them() {
         }
     }
     assert!(differ.is_empty(), "errors differ:\n{}", differ.join("\n"));
+
+    // rustc's errors for each case, `line:column: message`, for the browser tests to find on the
+    // page: `tests/golden/editor-cases.json`, written by UPDATE_EXPANSIONS=1.
+    let golden: serde_json::Map<String, serde_json::Value> = cases
+        .iter()
+        .zip(&rustc_errors)
+        .map(|((name, _), errors)| {
+            let mut errors = errors.clone();
+            errors.sort();
+            (name.clone(), serde_json::json!(errors))
+        })
+        .collect();
+    let golden = serde_json::to_string_pretty(&golden).expect("JSON") + "\n";
+    let path = manifest_dir().join("tests/golden/editor-cases.json");
+    if std::env::var_os("UPDATE_EXPANSIONS").is_some() {
+        std::fs::write(&path, &golden).expect("writing the editor's golden errors");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&path).ok().as_deref(),
+        Some(golden.as_str()),
+        "tests/golden/editor-cases.json is not what rustc says now: regenerate it with \
+         `UPDATE_EXPANSIONS=1 cargo test --test expansion`"
+    );
     assert!(
         accepted.len() >= 10 && accepted.len() < cases.len(),
         "{} of {} cases accepted: the file should hold both kinds",

@@ -1,11 +1,24 @@
 // "Write your own declaration": burn's own macro code, compiled to wasm, expands what the person
 // types; its errors are shown where they point; a declaration the engine was built with runs.
+import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Playground } from '../pages/playground.js';
 import { Editor, placeOf } from '../pages/editor.js';
 
 const QUERY = '?op=shift_ids&grad=on&declares_autodiff=no&fix=none';
+
+/** The edited declarations (tests/golden/editor-cases.txt) and rustc's errors for each
+ * (editor-cases.json, checked against rustc by tests/expansion.rs). */
+const golden = (name) => readFileSync(new URL(`../../tests/golden/${name}`, import.meta.url), 'utf8');
+const CASES = golden('editor-cases.txt')
+  .split(/^=== /m)
+  .slice(1)
+  .map((chunk) => {
+    const newline = chunk.indexOf('\n');
+    return { name: chunk.slice(0, newline), text: chunk.slice(newline + 1) };
+  });
+const RUSTC_ERRORS = JSON.parse(golden('editor-cases.json'));
 
 /** The page on shift_ids declared without Autodiff, in a grad context, with the editor open. */
 async function openEditor(page) {
@@ -53,6 +66,19 @@ test('a selector the macro does not know is underlined at its place, with the ma
   await expect(editor.field).toBeFocused();
   const selected = await editor.field.evaluate((field) => field.value.slice(field.selectionStart, field.selectionEnd));
   expect(selected).toBe('Cuda');
+});
+
+test('every edited declaration of the case file: the errors rustc gives it, at rustc\'s places', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  expect(CASES.length).toBe(Object.keys(RUSTC_ERRORS).length);
+  for (const { name, text } of CASES) {
+    await editor.fill(text);
+    const shown = (await editor.errors.count()) ? await editor.errorItems() : [];
+    // "line 3, column 5: message" as rustc's "3:5: message".
+    const asRustc = shown.map((item) => item.replace(/^line (\d+), column (\d+): /, '$1:$2: ')).sort();
+    expect(asRustc, name).toEqual(RUSTC_ERRORS[name]);
+    if (!RUSTC_ERRORS[name].length) await expect(editor.code, name).toBeVisible();
+  }
 });
 
 test('a declaration of another signature expands but is not offered a run', async ({ page }) => {
