@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { Playground } from '../pages/playground.js';
 import { startStaticHost } from '../static-host.mjs';
 
+/** The files the service worker keeps only once a visit uses them (as src/ui/sw.js says). */
+const LAZY = /^(engine-(worker|bootstrap)-fusion|expander-)/;
+
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
 test.use({ serviceWorkers: 'allow' });
@@ -81,9 +84,10 @@ test('a new build replaces the cached one whole, once no page of the old one is 
     await expect.poll(() => controlled(first), { timeout: 60_000 }).toBe(true);
     const old = await cacheState(first);
     // One cache, named after the build, holding exactly the build's files but the fusion
-    // engine's, which it keeps only once a visit turns fusion on.
-    const eager = old.files.filter((name) => !/^engine-(worker|bootstrap)-fusion/.test(name));
-    expect(old.files.length - eager.length).toBe(3);
+    // engine's and the editor's expander's (three each), which it keeps only once a visit uses
+    // them.
+    const eager = old.files.filter((name) => !LAZY.test(name));
+    expect(old.files.length - eager.length).toBe(6);
     expect(old.names).toEqual([`playground-${old.id}`]);
     expect(old.kept[`playground-${old.id}`]).toEqual(eager);
     expect(old.files).toContain('engine-worker_bg.wasm');
@@ -156,11 +160,11 @@ test('a first visit from a host without cache headers downloads each wasm once, 
     await playground.waitForEngine();
     await playground.settled();
     expect(await playground.outcomeKind()).toBe('completed');
-    // Installed: every file of the build (but the fusion engine, kept only once used) is in its
-    // cache.
+    // Installed: every file of the build (but the fusion engine and the expander, kept only once
+    // used) is in its cache.
     await expect.poll(() => controlled(page), { timeout: 60_000 }).toBe(true);
     const wasm = Object.keys(JSON.parse(readFileSync(join(DIST, 'sw.js'), 'utf8').match(/const BUILD = (\{.*\});/)[1]).files)
-      .filter((name) => name.endsWith('.wasm') && !name.startsWith('engine-worker-fusion'));
+      .filter((name) => name.endsWith('.wasm') && !LAZY.test(name));
     expect(wasm.length, 'the page\'s wasm and the engine\'s').toBe(2);
     const once = Object.fromEntries(wasm.map((name) => [name, readFileSync(join(DIST, name)).length]));
     const served = Object.fromEntries(wasm.map((name) => [name, (host.served[name] ?? 0) + (host.served[`${name}.gz`] ?? 0)]));
