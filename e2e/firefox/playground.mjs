@@ -200,8 +200,9 @@ export class FirefoxPlayground {
     return this.page.$$eval('[data-testid="editor-errors"] li', (items) => items.map((item) => item.innerText));
   }
 
-  /** The editor's element with this test id's text, or null. */
+  /** The text of the editor's element with this test id, or null (its text content: the
+   * generated code's lines out of view skip layout, and so have no rendered text). */
   editorPart(testId) {
-    return this.page.evaluate((testId) => document.querySelector(`[data-testid="${testId}"]`)?.innerText ?? null, testId);
+    return this.page.evaluate((testId) => document.querySelector(`[data-testid="${testId}"]`)?.textContent ?? null, testId);
   }
 }
