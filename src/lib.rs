@@ -56,6 +56,7 @@
 //! | `ops` | `model` |
 //! | `teach::chart` | `model` |
 //! | `teach::code` | `model` |
+//! | `teach::editor` | `model`, `teach::code`, `teach::routing` |
 //! | `teach::export` | `model`, `teach::code`, `teach::numbers` |
 //! | `teach::form` | `model`, `teach::input` |
 //! | `teach::input` | `model`, `teach::numbers` |
@@ -63,7 +64,7 @@
 //! | `teach::numbers` | `model` |
 //! | `teach::routing` | `model`, `teach::code` |
 //! | `teach::words` | `model`, `teach::code`, `teach::form`, `teach::numbers`, `teach::routing` |
-//! | `ui` | `client`, `model`, `teach::chart`, `teach::code`, `teach::export`, `teach::form`, `teach::input`, `teach::link`, `teach::numbers`, `teach::routing`, `teach::words` |
+//! | `ui` | `client`, `model`, `teach::chart`, `teach::code`, `teach::editor`, `teach::export`, `teach::form`, `teach::input`, `teach::link`, `teach::numbers`, `teach::routing`, `teach::words` |
 //! | `worker` | `engine`, `model`, `ops` |
 //!
 //! Features: `engine` and `teach` (default), `worker` (engine + browser bindings, built without
