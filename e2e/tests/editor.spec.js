@@ -83,6 +83,30 @@ test('every edited declaration of the case file: the errors rustc gives it, at r
   }
 });
 
+test('edits faster than the expander: the newest text\'s expansion is the one that stays', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  const text = await editor.text();
+  // Three edits in one task: the first goes out, the other two wait; only the last is expanded
+  // after it, and shown. Every code the page shows meanwhile is recorded.
+  await editor.field.evaluate((field, texts) => {
+    window.__shownCodes = [];
+    const panel = document.querySelector('.editor-panel');
+    new MutationObserver(() => {
+      const code = panel.querySelector('[data-testid="editor-code"]');
+      if (code) window.__shownCodes.push(code.textContent);
+    }).observe(panel, { childList: true, subtree: true, characterData: true });
+    for (const value of texts) {
+      field.value = value;
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  }, ['shift_one', 'shift_two', 'shift_three'].map((name) => text.replace('fn shift_ids(', `fn ${name}(`)));
+  await editor.expanded();
+  await expect(editor.code).toContainText('fn shift_three(');
+  const shown = await page.evaluate(() => window.__shownCodes);
+  expect(shown.some((code) => code.includes('fn shift_three('))).toBe(true);
+  expect(shown.filter((code) => code.includes('fn shift_one(') || code.includes('fn shift_two('))).toEqual([]);
+});
+
 test('a declaration of another signature expands but is not offered a run', async ({ page }) => {
   const { editor } = await openEditor(page);
   await editor.replace('fn shift_ids(', 'fn shift_ids_twice(');
