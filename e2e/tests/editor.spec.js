@@ -138,7 +138,7 @@ test('broken text: an unclosed brace, deep nesting, text that is not Rust, an em
 
   // More than the editor keeps: cut, said so, and the cut text expanded.
   await editor.fill(`// ${'x'.repeat(70_000)}`);
-  await expect(page.getByText('The editor keeps at most 64 KB: the text was cut there.')).toBeVisible();
+  await expect(page.getByText('The editor keeps at most 64 KiB: the text was cut there.')).toBeVisible();
   expect((await editor.text()).length).toBe(64 * 1024);
 
   // And the next edit expands as before.

@@ -458,7 +458,7 @@ pub fn EditorPanel() -> impl IntoView {
                 <Show when=move || cut.get()>
                     <p class="field-error" role="alert">
                         {format!(
-                            "The editor keeps at most {} KB: the text was cut there.",
+                            "The editor keeps at most {} KiB: the text was cut there.",
                             crate::teach::editor::MAX_TEXT_BYTES / 1024,
                         )}
                     </p>
