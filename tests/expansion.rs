@@ -348,9 +348,12 @@ fn run_expander(binary: &Path, text: &str) -> (String, String) {
 /// (`format_args!` and the like), with `cfgs` set. burn is not linked: the paths into it stay
 /// unresolved, which rustc reports but expands around.
 fn rustc_expand(tokens: &str, cfgs: &[&str]) -> String {
+    // One file per call: the tests run at once, each with its own.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = expansion_target().join("expander-lines");
     std::fs::create_dir_all(&dir).expect("creating the expander's scratch dir");
-    let file = dir.join("line.rs");
+    let file = dir.join(format!("line-{call}.rs"));
     std::fs::write(&file, tokens).expect("writing the emitted tokens");
     let mut command = Command::new("rustc");
     command
@@ -367,6 +370,7 @@ fn rustc_expand(tokens: &str, cfgs: &[&str]) -> String {
         command.args(["--cfg", cfg]);
     }
     let output = command.output().expect("running rustc");
+    let _ = std::fs::remove_file(&file);
     String::from_utf8(output.stdout).expect("expanded source is UTF-8")
 }
 
@@ -663,15 +667,30 @@ fn edited_declarations_expand_as_the_real_macro_expands_them() {
     let (real, errors) = real_macro_on(&real_cases);
     assert!(errors.iter().all(Vec::is_empty), "rustc: {errors:?}");
     let real = real.expect("rustc expands the accepted cases");
+    let kept = expansion_target().join("edited-cases");
     for (index, (name, _, tokens)) in accepted.iter().enumerate() {
         let module = case_module(index, tokens);
-        let ours = rustc_expand(&module, &[]);
-        if case_in(&ours, index) != case_in(&real, index) {
+        let ours = case_in(&rustc_expand(&module, &[]), index);
+        let theirs = case_in(&real, index);
+        assert!(
+            theirs.is_some(),
+            "{name}: no module case_{index} in rustc's expansion"
+        );
+        if ours != theirs {
+            // Both, for a diff.
+            for (side, code) in [("expander", &ours), ("macro", &theirs)] {
+                std::fs::write(
+                    kept.join(format!("case_{index}.{side}.rs")),
+                    code.as_deref().unwrap_or(""),
+                )
+                .expect("keeping the difference");
+            }
             differ.push(name.clone());
         }
     }
     assert!(
         differ.is_empty(),
-        "the expander emits other code than the real macro for: {differ:?}"
+        "the expander emits other code than the real macro for: {differ:?} (both are in {})",
+        kept.display()
     );
 }
