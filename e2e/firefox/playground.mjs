@@ -200,9 +200,11 @@ export class FirefoxPlayground {
     return this.page.$$eval('[data-testid="editor-errors"] li', (items) => items.map((item) => item.innerText));
   }
 
-  /** The text of the editor's element with this test id, or null (its text content: the
-   * generated code's lines out of view skip layout, and so have no rendered text). */
-  editorPart(testId) {
-    return this.page.evaluate((testId) => document.querySelector(`[data-testid="${testId}"]`)?.textContent ?? null, testId);
+  /** The text of the editor's element with this test id, once it is there (its text content:
+   * the generated code's lines out of view skip layout, and so have no rendered text). The
+   * catalog match comes after the first expansion: the catalog is expanded next. */
+  async editorPart(testId) {
+    const element = await this.page.waitForSelector(`[data-testid="${testId}"]`, { timeout: 60_000 });
+    return element.evaluate((element) => element.textContent);
   }
 }
