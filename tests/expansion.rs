@@ -18,6 +18,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+#[path = "editor_cases/mod.rs"]
+mod editor_cases;
+use editor_cases::editor_cases;
+
 use burn_extension_playground::model::catalog::{AutodiffDeclared, Declaration, FusionForm};
 use burn_extension_playground::model::scenario::OpKind;
 use burn_extension_playground::teach::code::op_sources::declaration_code;
@@ -311,25 +315,9 @@ fn the_feature_on_routing_has_its_own_template() {
     }
 }
 
-/// The page's expander (`crates/macro-expander`: burn's macro modules compiled as a library),
-/// built in the tests' own target dir.
+/// The page's expander, built in the tests' own target dir.
 fn expander_binary() -> PathBuf {
-    let target = expansion_target();
-    let status = Command::new(env!("CARGO"))
-        .current_dir(manifest_dir())
-        .env("CARGO_TARGET_DIR", &target)
-        .args([
-            "build",
-            "--quiet",
-            "--package",
-            "macro-expander",
-            "--bin",
-            "expand",
-        ])
-        .status()
-        .expect("building the expander");
-    assert!(status.success(), "building the expander failed");
-    target.join("debug").join("expand")
+    editor_cases::expander_binary(&expansion_target())
 }
 
 /// What the expander emits for `text`: its tokens as one line, and its errors
@@ -470,22 +458,6 @@ fn the_expander_emits_what_the_macro_emitted() {
          are in {})",
         expansion_target().join("expander-lines").display()
     );
-}
-
-/// The editor's edited declarations (`tests/golden/editor-cases.txt`): each case's name and text.
-fn editor_cases() -> Vec<(String, String)> {
-    let file = std::fs::read_to_string(manifest_dir().join("tests/golden/editor-cases.txt"))
-        .expect("reading the editor's cases");
-    let mut cases: Vec<(String, String)> = Vec::new();
-    for line in file.lines() {
-        if let Some(name) = line.strip_prefix("=== ") {
-            cases.push((name.to_owned(), String::new()));
-        } else if let Some((_, text)) = cases.last_mut() {
-            text.push_str(line);
-            text.push('\n');
-        }
-    }
-    cases
 }
 
 /// What each case's module brings into scope: what the exported project imports, and the

@@ -26,6 +26,9 @@ use std::sync::OnceLock;
 #[path = "projects/mod.rs"]
 mod projects;
 
+#[path = "editor_cases/mod.rs"]
+mod editor_cases;
+
 use burn_extension_playground::engine::Engine;
 use burn_extension_playground::model::catalog::FusionForm;
 use burn_extension_playground::model::scenario::{
@@ -33,6 +36,8 @@ use burn_extension_playground::model::scenario::{
 };
 use burn_extension_playground::ops;
 use burn_extension_playground::teach::code::snippets::{CallSite, call_code, training_call_site};
+use burn_extension_playground::teach::editor::starting_text;
+use burn_extension_playground::teach::export::edited::{OUTLINED_LINE, OpMethod, export_edited};
 use burn_extension_playground::teach::export::project::{Project, Shown, export};
 use burn_extension_playground::teach::export::zip::zip;
 use burn_extension_playground::teach::form::Form;
@@ -412,6 +417,125 @@ fn check(scenario: Scenario) -> Result<(), Failed> {
     Ok(())
 }
 
+/// Edited declarations (cases of `tests/golden/editor-cases.txt`, by name) exported as the
+/// editor's "Take it home" writes them, built and run. A case whose trait has the `scale` method
+/// is exported with a scenario of `scale` in a grad context on the GPU, so its `main` calls
+/// `scale` through the routing the case's declaration generated: it must do what the engine
+/// does for `line`, the catalog line of the same selectors. The other cases' impls are
+/// `todo!()`: their `main` prints what the README says is left to write. Each with the cargo
+/// features to run it with.
+const EDITED: [(&str, Option<Declaration>, &[&str], bool); 7] = [
+    (
+        "the catalog's scale, as written",
+        Some(Declaration::CubeFlex),
+        &[],
+        false,
+    ),
+    (
+        "Flex behind a cfg",
+        Some(Declaration::CubeFlexAutodiff),
+        &[],
+        false,
+    ),
+    ("two methods", None, &[], false),
+    ("an extension type", None, &[], false),
+    ("an int input with Autodiff listed", None, &[], false),
+    (
+        "Fusion with the input's dtype and shape",
+        Some(Declaration::CubeFlexAutodiffFusion),
+        &[],
+        true,
+    ),
+    (
+        "Fusion behind a cfg",
+        Some(Declaration::CubeFlexFusion),
+        &["--features", "fusion"],
+        true,
+    ),
+];
+
+/// The page's expander, run natively.
+fn expander() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| editor_cases::expander_binary(&projects::target_dir().join("expansion")))
+}
+
+/// The playground's ops' methods, as the expander outlines their declarations.
+fn op_methods() -> Vec<OpMethod> {
+    let outlines: Vec<_> = OpKind::ALL
+        .into_iter()
+        .map(|op| {
+            let expansion =
+                editor_cases::expand_natively(expander(), &starting_text(op, OUTLINED_LINE));
+            (
+                op,
+                expansion.outline.expect("the op's declaration is accepted"),
+            )
+        })
+        .collect();
+    OpMethod::from_outlines(outlines.iter().map(|(op, outline)| (*op, outline)))
+}
+
+fn check_edited(case: &str, line: Option<Declaration>, features: &[&str]) -> Result<(), Failed> {
+    let text = editor_cases::editor_case(case);
+    let expansion = editor_cases::expand_natively(expander(), &text);
+    let outline = expansion.outline.ok_or_else(|| {
+        format!(
+            "the expander did not accept `{case}`: {:?}",
+            expansion.errors
+        )
+    })?;
+    let scenario = scenario(&form(
+        OpKind::Scale,
+        line.unwrap_or(Declaration::Cube),
+        true,
+        Fix::None,
+        BackendChoice::Gpu,
+    ));
+    let project = export_edited(&text, &outline, &op_methods(), &scenario);
+    let main_rs = project.file("src/main.rs").unwrap_or("");
+    if !main_rs.contains(text.trim_end()) {
+        return Err(format!("src/main.rs does not hold the text as written:\n{main_rs}").into());
+    }
+    let readme = project.file("README.md").unwrap_or("").to_owned();
+    let dir = write(&project, &projects::target_dir().join("export-projects"));
+    let got = build_and_run(&dir, &project.name, features)?;
+    let expected = match line {
+        Some(_) => {
+            if !readme.contains("`cargo run` calls `scale` through the routing") {
+                return Err(
+                    format!("the README does not say what `cargo run` calls:\n{readme}").into(),
+                );
+            }
+            shown(&scenario)?
+        }
+        None => {
+            // What `main` prints is the README's account of the impls, line for line.
+            let Shown::Printed(lines) = &got else {
+                return Err(format!("{}: `cargo run` panicked: {got:?}", project.name).into());
+            };
+            if lines.is_empty() || !lines.iter().all(|line| readme.contains(line.as_str())) {
+                return Err(format!("{lines:?} is not what the README says:\n{readme}").into());
+            }
+            if !lines
+                .iter()
+                .all(|line| line.contains("`todo!()`: write its body"))
+            {
+                return Err(format!("{lines:?} does not say what is left to write").into());
+            }
+            got.clone()
+        }
+    };
+    if got != expected {
+        return Err(format!(
+            "{}: `cargo run` gave {got:?}, the engine on {line:?} {expected:?}",
+            project.name
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// The call a training model makes, in each fix's code (the training panic card's snippets): put
 /// in the place of the call in the project of the same fix, built and run. It must print what
 /// that project prints — the call is the same op on the same input.
@@ -570,6 +694,14 @@ fn main() {
     }
     if !FUSION {
         trials.push(Trial::test("the_zip_holds_the_project", check_zip));
+    }
+    for (case, line, features, under_fusion) in EDITED {
+        if under_fusion == FUSION {
+            trials.push(Trial::test(
+                format!("an_edited_declaration_taken_home::{case}"),
+                move || check_edited(case, line, features),
+            ));
+        }
     }
     trials.push(Trial::test(
         "exported_code_is_rustfmt_formatted",

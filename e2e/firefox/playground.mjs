@@ -164,9 +164,10 @@ export class FirefoxPlayground {
     return this.text(`${name}-page-label`);
   }
 
-  /** The text of the exported project's file `path`, as its box shows it once opened. */
-  async exportFile(path) {
-    const details = `section.export details[data-file="${path}"]`;
+  /** The text of the exported project's file `path`, as its box shows it once opened (in
+   * `panel`: the scenario's export, or the editor's). */
+  async exportFile(path, panel = 'section.export') {
+    const details = `${panel} details[data-file="${path}"]`;
     await (await this.page.waitForSelector(`${details} summary`)).click();
     await this.page.waitForFunction((details) => document.querySelector(`${details} pre`)?.textContent.length > 0, {}, details);
     return this.page.$eval(`${details} pre`, (element) => element.textContent);

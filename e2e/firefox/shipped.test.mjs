@@ -93,6 +93,13 @@ describe('Firefox as shipped (no WebGPU)', () => {
     assert.deepEqual(await page.editorErrors(), [`line ${before.length}, column ${before.at(-1).length + 1}: Unsupported backend \`Cuda\``]);
     await page.fillEditor(text);
     assert.match(await page.editorPart('editor-code'), /impl ShiftIdsOps for burn::backend::Dispatch/);
+    // A method no op has: taken home, its default body serves every backend.
+    const renamed = text.replace('fn shift_ids(', 'fn shift_twice(');
+    await page.fillEditor(renamed);
+    const main = await page.exportFile('src/main.rs', '[data-testid="editor-export"]');
+    assert.ok(main.includes(renamed.trim()));
+    assert.ok(main.includes('impl ShiftIdsOps for Cube {}\n\nimpl ShiftIdsOps for Flex {}'));
+    assert.ok(main.includes('fn shift_ids_body<B: Backend>('));
     await page.page.close();
   });
 

@@ -14,6 +14,17 @@ export class Editor {
     this.code = this.page.getByTestId('editor-code');
     this.runsHere = this.page.getByTestId('editor-runs-here');
     this.notBuilt = this.page.getByTestId('editor-not-built');
+    this.takeHome = this.page.getByTestId('editor-export');
+  }
+
+  /** Downloads "Take it home"'s project; its suggested name and its saved path. */
+  async downloadProject(path) {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.takeHome.getByTestId('editor-export-button').click(),
+    ]);
+    await download.saveAs(path);
+    return download.suggestedFilename();
   }
 
   /** Opens the box (the expander loads then) and waits for the first expansion. */

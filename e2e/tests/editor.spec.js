@@ -5,6 +5,7 @@ import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Playground } from '../pages/playground.js';
 import { Editor, placeOf } from '../pages/editor.js';
+import { unzip } from '../unzip.js';
 
 const QUERY = '?op=shift_ids&grad=on&declares_autodiff=no&fix=none';
 
@@ -113,6 +114,31 @@ test('a declaration of another signature expands but is not offered a run', asyn
   await expect(editor.code).toContainText('fn shift_ids_twice(');
   await expect(editor.notBuilt).toContainText('The engine runs only the declarations it was built with: the catalog\'s 13 lines for each of its 3 ops.');
   await expect(editor.runsHere).toHaveCount(0);
+});
+
+test('a declaration the engine was not built with is taken home: its text, an impl per listed backend, todo!() where no op has its signature', async ({ page }, testInfo) => {
+  const { editor } = await openEditor(page);
+  const { text } = CASES.find(({ name }) => name === 'two methods');
+  await editor.fill(text);
+  await expect(editor.notBuilt).toBeVisible();
+  await expect(editor.takeHome).toBeVisible();
+  const path = testInfo.outputPath('two-ops.zip');
+  expect(await editor.downloadProject(path)).toBe('two-ops.zip');
+  const files = unzip(path);
+  expect(Object.keys(files).sort()).toEqual(['two-ops/Cargo.toml', 'two-ops/README.md', 'two-ops/src/main.rs']);
+  const main = files['two-ops/src/main.rs'];
+  expect(main).toContain(text.trim());
+  for (const target of ['Cube', 'Flex']) {
+    expect(main).toContain(`#[allow(unused_variables)]\nimpl TwoOps for ${target} {\n    fn double(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        todo!()\n    }`);
+  }
+  expect(main).toContain('impl<B: Backend + TwoOps, C: CheckpointStrategy> TwoOps for Autodiff<B, C> {');
+  expect(files['two-ops/README.md']).toContain(
+    '`TwoOps` is implemented for Cube, Flex and Autodiff<B, C>. `double` is `todo!()`: write its body. `negate_ids` is `todo!()`: write its body.',
+  );
+  await expect(editor.takeHome.getByTestId('editor-export-status')).toHaveText('Downloaded two-ops.zip.');
+  // Text the macro rejects has nothing to take home.
+  await editor.replace('Cube, Flex, Autodiff)]', 'Cuda, Flex, Autodiff)]');
+  await expect(editor.takeHome).toBeHidden();
 });
 
 test('broken text: an unclosed brace, deep nesting, text that is not Rust, an empty editor, too much text', async ({ page }) => {

@@ -1,15 +1,8 @@
 // "Take it home": the scenario downloads as a Cargo project whose files say exactly what the
 // page ran, and each file can be read and copied.
 import { test, expect } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import { Playground } from '../pages/playground.js';
-
-/** The files of a zip, by name, read with Python's zipfile (which checks every CRC). */
-function unzip(path) {
-  const script =
-    'import json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(json.dumps({i.filename: z.read(i).decode() for i in z.infolist()}))';
-  return JSON.parse(execFileSync('python3', ['-c', script, path], { encoding: 'utf8' }));
-}
+import { unzip } from '../unzip.js';
 
 test('the scenario downloads as a Cargo project with the declaration and call it ran', async ({ page }, testInfo) => {
   const playground = new Playground(page);

@@ -1,7 +1,8 @@
 //! "Write your own": a declaration the person types, expanded as they type by burn's own macro
 //! code (the expander worker, started when the box first opens), with the macro's errors
 //! underlined where they point, the code it generated, and, when the declaration is one the
-//! engine was built with, a button that runs it.
+//! engine was built with, a button that runs it; any text the macro accepted can be taken home
+//! as a Cargo project ([`super::editor_export`]).
 //!
 //! The text field is a plain `<textarea>` over a highlighted copy of its text (the page's own
 //! highlighting, with the errors marked): an editor library (CodeMirror 6 is about 150 KB gzip
@@ -15,6 +16,7 @@ use leptos::prelude::*;
 use macro_expander::Expansion;
 
 use super::browser::details_open;
+use super::editor_export::EditorExport;
 use super::expander_shell::{Answer, ExpanderShell};
 use super::state::{Change, use_playground};
 use super::url::{self, HistoryMode};
@@ -23,6 +25,7 @@ use crate::teach::editor::marks::{marked_lines, place_label, to_html, utf16_offs
 use crate::teach::editor::{
     Catalog, Offer, capped, catalog_lines, line_words, matching_lines, starting_text, verdict,
 };
+use crate::teach::export::edited::{OUTLINED_LINE, OpMethod};
 use crate::teach::link::query::MAX_URL_EDITOR_BYTES;
 use crate::teach::routing::highlight;
 
@@ -57,6 +60,8 @@ pub fn EditorPanel() -> impl IntoView {
     let status = RwSignal::new(Status::Idle);
     let expansion = RwSignal::new(None::<Expansion>);
     let catalog = RwSignal::new(None::<Catalog>);
+    // The ops' methods, from the catalog's expansions of their declarations.
+    let op_methods = RwSignal::new(None::<Vec<OpMethod>>);
     let licenses = RwSignal::new(None::<String>);
     // The newest edit's request, and the catalog's: any other answer is stale.
     let latest = StoredValue::new(0u64);
@@ -116,6 +121,14 @@ pub fn EditorPanel() -> impl IntoView {
                 status.set(Status::Expanded);
                 ask_catalog();
             } else if id == catalog_request.get_value() {
+                let outlines: Vec<_> = catalog_lines()
+                    .zip(&expansions)
+                    .filter(|((_, line), _)| *line == OUTLINED_LINE)
+                    .filter_map(|((op, _), expansion)| Some((op, expansion.outline.clone()?)))
+                    .collect();
+                op_methods.set(Some(OpMethod::from_outlines(
+                    outlines.iter().map(|(op, outline)| (*op, outline)),
+                )));
                 catalog.set(Some(
                     catalog_lines()
                         .zip(expansions)
@@ -466,6 +479,7 @@ pub fn EditorPanel() -> impl IntoView {
                 {error_list}
                 <p class="editor-verdict" data-testid="editor-verdict">{verdict_text}</p>
                 {run_offer}
+                <EditorExport text expansion ops=op_methods/>
                 <Show when=move || code_html().is_some()>
                     <details class="editor-code" open>
                         <summary>"The code the macro generated, formatted by prettyplease"</summary>

@@ -132,6 +132,7 @@ fn expand_text(text: &str) -> Expansion {
         Ok(file) => file,
         Err(error) => return failed(errors_of(error, Origin::Syntax, None)),
     };
+    let outline = crate::outline::outline(&file, is_backend_extension);
 
     let mut output = TokenStream::new();
     let mut errors = Vec::new();
@@ -205,6 +206,7 @@ fn expand_text(text: &str) -> Expansion {
     Expansion {
         code: Some(code),
         tokens: Some(output.to_string()),
+        outline: errors.is_empty().then_some(outline),
         errors,
         ..Expansion::default()
     }

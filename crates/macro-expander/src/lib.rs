@@ -8,6 +8,8 @@
 //! tests, and in the page's expander worker (wasm32, where proc-macro2 runs in its fallback mode).
 //!
 //! - `expand`: text in, the expansion or the macro's errors out, with their places in the text.
+//! - `outline`: what a project implementing an accepted declaration needs of it (its traits,
+//!   selectors and method stubs).
 //! - `delimiters`: where the text's brackets fail to balance, when the lexer could not say.
 //! - [`protocol`]: the answer as plain data, shared with the page (which builds this crate
 //!   without the `expand` feature, so without syn).
@@ -26,11 +28,15 @@ pub(crate) use catalog::{BACKENDS, BackendSpec};
 pub mod delimiters;
 #[cfg(feature = "expand")]
 mod expand;
+#[cfg(feature = "expand")]
+mod outline;
 pub mod protocol;
 
 #[cfg(feature = "expand")]
 pub use expand::{MAX_NESTING, expand};
-pub use protocol::{Expansion, MAX_TEXT_BYTES, MacroError, Origin, Place};
+pub use protocol::{
+    Expansion, MAX_TEXT_BYTES, MacroError, Method, Origin, Outline, Place, Selector, TraitOutline,
+};
 
 /// The version of burn-backend-extension compiled in.
 #[cfg(feature = "expand")]

@@ -63,6 +63,61 @@ pub struct Expansion {
     pub errors: Vec<MacroError>,
     /// The version of burn-backend-extension whose code answered.
     pub macro_version: String,
+    /// What a project implementing the declaration needs to know of it: present when the macro
+    /// accepted every item without an error.
+    pub outline: Option<Outline>,
+}
+
+/// A declaration the macro accepted, as read from the text (not from the expansion): what an
+/// exported project implements, and the names it must not import over.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outline {
+    /// The `#[backend_extension(...)]` traits, in the text's order.
+    pub traits: Vec<TraitOutline>,
+    /// The names the text's own items define at its top level (traits, types, functions, …).
+    pub defined: Vec<String>,
+    /// The names the text's own `use` items bring in.
+    pub imported: Vec<String>,
+}
+
+/// One `#[backend_extension(...)]` trait.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraitOutline {
+    /// The trait's name.
+    pub name: String,
+    /// The attribute's selectors, in the order written.
+    pub selectors: Vec<Selector>,
+    /// The trait's methods, in the order written.
+    pub methods: Vec<Method>,
+}
+
+/// One selector of the attribute: `Cube`, `Flex: cfg(feature = "flex")`, `Autodiff`, …
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selector {
+    /// The selector's name.
+    pub name: String,
+    /// The meta after its colon, as tokens print (`cfg(feature = "flex")`), when it has one.
+    pub cfg: Option<String>,
+    /// Every `feature = "…"` that meta tests, in the order written.
+    pub features: Vec<String>,
+    /// For a concrete backend, the cfg the macro's own backend catalog gates it behind inside
+    /// burn (`feature = "ndarray"`, `cube_backend`); `None` for `Autodiff` and `Fusion`.
+    pub catalog_cfg: Option<String>,
+}
+
+/// One method of the trait.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Method {
+    /// The method's name.
+    pub name: String,
+    /// Its signature's tokens as one line: two methods are the same method when these are equal.
+    pub signature: String,
+    /// The method as an impl writes it when it has nothing to run yet: its signature (without
+    /// the attributes only the macro reads, such as `#[extension_type]`) and a `todo!()` body,
+    /// formatted by prettyplease.
+    pub stub: String,
+    /// Whether the trait gives it a default body.
+    pub has_default: bool,
 }
 
 /// An expansion as the worker sends it.

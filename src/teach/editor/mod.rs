@@ -175,6 +175,7 @@ mod tests {
                 })
                 .collect(),
             macro_version: "0.22.1".to_owned(),
+            outline: None,
         }
     }
 

@@ -140,11 +140,14 @@ fn file_text(path: &str, name: &str, scenario: &Scenario, shown: Option<&Shown>)
     }
 }
 
+/// The dependencies of `scale`'s hand-written kernel, as Cargo.toml lists them.
+pub const KERNEL_DEPENDENCIES: &str = "# The hand-written kernel: CubeCL, and burn's CubeCL backend for its tensor type.\n\
+     burn-cubecl = { version = \"=0.22.1\", default-features = false, features = [\"std\"] }\n\
+     cubecl = { version = \"0.11\", default-features = false }\n";
+
 fn cargo_toml(name: &str, scenario: &Scenario) -> String {
     let kernel = if scenario.args.kind() == OpKind::Scale {
-        "# The hand-written kernel: CubeCL, and burn's CubeCL backend for its tensor type.\n\
-         burn-cubecl = { version = \"=0.22.1\", default-features = false, features = [\"std\"] }\n\
-         cubecl = { version = \"0.11\", default-features = false }\n"
+        KERNEL_DEPENDENCIES
     } else {
         ""
     };
@@ -277,7 +280,7 @@ fn op_source(op: OpKind, declaration: Declaration) -> String {
 
 /// The op as a function of tensors, as a person wraps a custom op: the one place the exported
 /// program goes through the routing `#[backend_extension]` generated.
-fn op_function(op: OpKind) -> &'static str {
+pub(super) fn op_function(op: OpKind) -> &'static str {
     match op {
         OpKind::Scale => {
             "/// `scale` on tensors: through the routing `#[backend_extension]` generated for `ScaleOps`.\n\
@@ -306,7 +309,7 @@ fn op_function(op: OpKind) -> &'static str {
     }
 }
 
-fn uses(op: OpKind, declaration: Declaration) -> String {
+pub(super) fn uses(op: OpKind, declaration: Declaration) -> String {
     let with_autodiff = declaration.autodiff() != AutodiffDeclared::Absent;
     let gate = autodiff_gate(declaration);
     let under_fusion = declaration.fusion() != FusionForm::None;
@@ -374,7 +377,7 @@ fn uses(op: OpKind, declaration: Declaration) -> String {
     uses
 }
 
-fn main_fn(scenario: &Scenario) -> String {
+pub(super) fn main_fn(scenario: &Scenario) -> String {
     let op = scenario.args.kind();
     let int = op.takes_int_input();
     let values = input_literal(scenario);
