@@ -592,9 +592,18 @@ fn package_name(outline: &Outline) -> String {
         .traits
         .first()
         .map_or("declaration", |each| each.name.as_str());
+    // A word starts at an upper-case letter after a lower-case one or a digit, or before a
+    // lower-case one after upper-case ones (`GPUOps` → `gpu-ops`).
+    let chars: Vec<char> = first.chars().collect();
     let mut name = String::new();
-    for (index, c) in first.chars().enumerate() {
-        if c.is_uppercase() && index > 0 {
+    for (index, &c) in chars.iter().enumerate() {
+        let before = index.checked_sub(1).map(|at| chars[at]);
+        let after = chars.get(index + 1);
+        let starts_word = c.is_uppercase()
+            && (before.is_some_and(|b| b.is_lowercase() || b.is_ascii_digit())
+                || (before.is_some_and(char::is_uppercase)
+                    && after.is_some_and(|a| a.is_lowercase())));
+        if starts_word {
             name.push('-');
         }
         if c.is_ascii_alphanumeric() {
@@ -800,4 +809,59 @@ fn readme(
         trait_names(outline),
         summary.join("\n"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_names_come_from_the_first_trait() {
+        let named = |name: &str| Outline {
+            traits: vec![TraitOutline {
+                name: name.to_owned(),
+                ..TraitOutline::default()
+            }],
+            ..Outline::default()
+        };
+        assert_eq!(package_name(&named("ScaleOps")), "scale-ops");
+        assert_eq!(package_name(&named("My_GPUOps")), "my-gpu-ops");
+        assert_eq!(package_name(&named("_9")), "declaration-9");
+        assert_eq!(package_name(&Outline::default()), "declaration");
+    }
+
+    #[test]
+    fn a_cfg_is_read_as_its_predicate() {
+        assert_eq!(
+            cfg_predicate("cfg (all (feature = \"a\" , not (feature = \"b\")))").as_deref(),
+            Some("all(feature = \"a\", not(feature = \"b\"))")
+        );
+        assert_eq!(cfg_predicate("doc"), None);
+    }
+
+    #[test]
+    fn only_whole_words_are_renamed() {
+        assert_eq!(
+            replace_word(
+                "impl<B: ScaleOps> X for ScaleOpsExt, MyScaleOps, ScaleOps",
+                "ScaleOps",
+                "T"
+            ),
+            "impl<B: T> X for ScaleOpsExt, MyScaleOps, T"
+        );
+    }
+
+    #[test]
+    fn identifiers_skip_comments_strings_and_inner_modules() {
+        let code = "/// Tensor in a doc\nfn f(x: Backend) { let s = \"Flex \\\" Cube\"; } // Dispatch\nmod kernel {\n    use cubecl::prelude::*;\n    fn g(t: Tensor) {}\n}\nconst N: Device = 1;\n";
+        let found = identifiers(code);
+        for name in [
+            "fn", "f", "x", "Backend", "let", "s", "const", "N", "Device",
+        ] {
+            assert!(found.contains(name), "{name}");
+        }
+        for name in ["Tensor", "Flex", "Cube", "Dispatch", "cubecl", "g"] {
+            assert!(!found.contains(name), "{name}");
+        }
+    }
 }
