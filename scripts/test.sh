@@ -35,12 +35,13 @@ cargo clippy --bin engine-worker --lib --no-default-features --features worker \
   --target wasm32-unknown-unknown --quiet -- -D warnings
 cargo clippy --bin engine-worker-fusion --lib --no-default-features --features worker,fusion \
   --target wasm32-unknown-unknown --quiet -- -D warnings
-cargo clippy --package macro-expander --all-targets --quiet -- -D warnings
+cargo clippy --package macro-expander --package burn-macro-v0-22 --package burn-macro-v0-23 \
+  --all-targets --quiet -- -D warnings
 cargo clippy --package macro-expander --bin expander-worker --lib --no-default-features \
   --features worker --target wasm32-unknown-unknown --quiet -- -D warnings
 
-step "the expander's own tests (burn's macro modules compiled as a library)"
-cargo test --package macro-expander
+step "the expander's own tests, and burn's macro modules' own, in both versions compiled as libraries"
+cargo test --package macro-expander --package burn-macro-v0-22 --package burn-macro-v0-23
 
 step "native tests (parser, form, claims, matrix and training on wgpu + flex, export)"
 # lavapipe warns about XDG_RUNTIME_DIR when it is unset; give it one.

@@ -15,6 +15,21 @@ export class Editor {
     this.runsHere = this.page.getByTestId('editor-runs-here');
     this.notBuilt = this.page.getByTestId('editor-not-built');
     this.takeHome = this.page.getByTestId('editor-export');
+    this.versions = this.page.getByTestId('editor-versions');
+    this.versionNote = this.page.getByTestId('editor-version-note');
+    this.versionCatalog = this.page.getByTestId('editor-version-catalog');
+    this.versionSummary = this.page.getByTestId('editor-version-summary');
+    this.versionDiff = this.page.getByTestId('editor-version-diff');
+  }
+
+  /** Chooses the version of burn's macro code the box shows (`0.22` or `0.23`). */
+  async chooseVersion(value) {
+    await this.versions.locator(`input[value="${value}"]`).check();
+  }
+
+  /** The diff's added and removed lines, as read. */
+  async diffLines(kind) {
+    return this.versionDiff.locator(`.line-${kind}`).allTextContents();
   }
 
   /** Downloads "Take it home"'s project; its suggested name and its saved path. */

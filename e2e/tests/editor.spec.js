@@ -141,6 +141,38 @@ test('a declaration the engine was not built with is taken home: its text, an im
   await expect(editor.takeHome).toBeHidden();
 });
 
+test('the version example: 0.23.0-pre.1 routes it differently, as the diff against 0.22.1 shows; its catalog change is read from both', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  await expect(editor.versions.locator('label')).toHaveText(['burn 0.22.1, runs here', 'burn 0.23.0-pre.1, expansion only']);
+  await page.getByTestId('editor-version-example').click();
+  await editor.expanded();
+  const { text } = CASES.find(({ name }) => name === 'an int and a float input');
+  expect(await editor.text()).toBe(text);
+  await expect(editor.versions.locator('input[value="0.23"]')).toBeChecked();
+  await expect(editor.versionNote).toHaveText(
+    "burn-backend-extension 0.23.0-pre.1's expansion, to read: the engine runs 0.22.1's routing, and a project taken home pins 0.22.1.",
+  );
+  await expect(editor.versionCatalog).toHaveText(
+    "burn-backend-extension 0.23.0-pre.1's backend catalog drops `NdArray` and `LibTorch` and adds `Group` against 0.22.1's: a selector it drops is an error there.",
+  );
+  await expect(editor.versionSummary).toContainText('burn-backend-extension 0.23.0-pre.1 against 0.22.1:');
+  // 0.22.1 decides on the routing tensor being a float; 0.23.0-pre.1 on a float input's own context.
+  const added = (await editor.diffLines('added')).join('\n');
+  const removed = (await editor.diffLines('removed')).join('\n');
+  expect(added).toContain('let mut __has_autodiff_float_input = false;');
+  expect(removed).toContain('let __routing_tensor_is_float = true;');
+  // Runs and exports are 0.22.1's: offered there, not here.
+  await expect(editor.takeHome).toHaveCount(0);
+  await editor.chooseVersion('0.22');
+  await expect(editor.versionDiff).toHaveCount(0);
+  await expect(editor.takeHome).toBeVisible();
+  // A selector 0.23.0-pre.1 dropped: an error there, not in 0.22.1.
+  await editor.replace('Cube, Flex, Autodiff)]', 'Cube, NdArray, Autodiff)]');
+  await expect(editor.errors).toHaveCount(0);
+  await editor.chooseVersion('0.23');
+  expect(await editor.errorItems()).toEqual([`${placeOf(await editor.text(), 'NdArray')}: Unsupported backend \`NdArray\``]);
+});
+
 test('broken text: an unclosed brace, deep nesting, text that is not Rust, an empty editor, too much text', async ({ page }) => {
   const { editor } = await openEditor(page);
   const declaration = await editor.text();

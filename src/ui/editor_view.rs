@@ -13,17 +13,20 @@ use std::rc::Rc;
 
 use leptos::html::{Pre, Textarea};
 use leptos::prelude::*;
-use macro_expander::Expansion;
+use macro_expander::{Expansion, MacroVersion};
 
 use super::browser::details_open;
 use super::editor_export::EditorExport;
+use super::editor_versions::{VersionChoice, VersionDiff};
 use super::expander_shell::{Answer, ExpanderShell};
 use super::state::{Change, use_playground};
 use super::url::{self, HistoryMode};
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::editor::marks::{marked_lines, place_label, to_html, utf16_offset};
+use crate::teach::editor::versions::VERSION_EXAMPLE;
 use crate::teach::editor::{
-    Catalog, Offer, capped, catalog_lines, line_words, matching_lines, starting_text, verdict,
+    Catalog, Offer, capped, catalog_lines, line_words, matching_lines, of_version, starting_text,
+    verdict,
 };
 use crate::teach::export::edited::{OUTLINED_LINE, OpMethod};
 use crate::teach::link::query::MAX_URL_EDITOR_BYTES;
@@ -58,7 +61,15 @@ pub fn EditorPanel() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let cut = RwSignal::new(false);
     let status = RwSignal::new(Status::Idle);
+    // The newest text's expansion by 0.22.1's macro code (whose routing the engine runs), and by
+    // 0.23.0-pre.1's; which of them the box shows.
     let expansion = RwSignal::new(None::<Expansion>);
+    let preview = RwSignal::new(None::<Expansion>);
+    let version = RwSignal::new(MacroVersion::V0_22);
+    let shown = Memo::new(move |_| match version.get() {
+        MacroVersion::V0_22 => expansion.get(),
+        MacroVersion::V0_23 => preview.get(),
+    });
     let catalog = RwSignal::new(None::<Catalog>);
     // The ops' methods, from the catalog's expansions of their declarations.
     let op_methods = RwSignal::new(None::<Vec<OpMethod>>);
@@ -117,14 +128,18 @@ pub fn EditorPanel() -> impl IntoView {
                 if edited_since.get_value() {
                     return expand_now();
                 }
-                expansion.set(expansions.pop());
+                let versions = expansions.pop().unwrap_or_default();
+                expansion.set(of_version(&versions, MacroVersion::V0_22));
+                preview.set(of_version(&versions, MacroVersion::V0_23));
                 status.set(Status::Expanded);
                 ask_catalog();
             } else if id == catalog_request.get_value() {
                 let outlines: Vec<_> = catalog_lines()
                     .zip(&expansions)
                     .filter(|((_, line), _)| *line == OUTLINED_LINE)
-                    .filter_map(|((op, _), expansion)| Some((op, expansion.outline.clone()?)))
+                    .filter_map(|((op, _), versions)| {
+                        Some((op, of_version(versions, MacroVersion::V0_22)?.outline?))
+                    })
                     .collect();
                 op_methods.set(Some(OpMethod::from_outlines(
                     outlines.iter().map(|(op, outline)| (*op, outline)),
@@ -132,7 +147,11 @@ pub fn EditorPanel() -> impl IntoView {
                 catalog.set(Some(
                     catalog_lines()
                         .zip(expansions)
-                        .map(|((op, line), expansion)| (op, line, expansion.tokens))
+                        .map(|((op, line), versions)| {
+                            let tokens = of_version(&versions, MacroVersion::V0_22)
+                                .and_then(|expansion| expansion.tokens);
+                            (op, line, tokens)
+                        })
                         .collect(),
                 ));
             }
@@ -274,7 +293,7 @@ pub fn EditorPanel() -> impl IntoView {
     // when that expansion is of this text: an older one's bytes point elsewhere).
     Effect::new(move |_| {
         let html = text.with(|text| {
-            expansion.with(|expansion| {
+            shown.with(|expansion| {
                 let errors = match (expansion, status.get()) {
                     (Some(expansion), Status::Expanded) => expansion.errors.as_slice(),
                     _ => &[],
@@ -306,7 +325,7 @@ pub fn EditorPanel() -> impl IntoView {
         ),
     };
     let errors = move || {
-        expansion.with(|expansion| {
+        shown.with(|expansion| {
             expansion
                 .as_ref()
                 .map(|expansion| expansion.errors.clone())
@@ -347,7 +366,7 @@ pub fn EditorPanel() -> impl IntoView {
             }
         })
     };
-    let verdict_text = move || expansion.with(|expansion| expansion.as_ref().map(verdict));
+    let verdict_text = move || shown.with(|expansion| expansion.as_ref().map(verdict));
 
     // The catalog lines the text expands to, token for token.
     let matched = Memo::new(move |_| {
@@ -408,7 +427,7 @@ pub fn EditorPanel() -> impl IntoView {
         )
     };
     let code_html = move || {
-        expansion.with(|expansion| {
+        shown.with(|expansion| {
             expansion
                 .as_ref()
                 .and_then(|expansion| expansion.code.as_deref())
@@ -436,6 +455,17 @@ pub fn EditorPanel() -> impl IntoView {
                 <div class="editor-toolbar">
                     <button type="button" class="share-button" on:click=move |_| start_from_form()>
                         "Start from the scenario's declaration"
+                    </button>
+                    <button
+                        type="button"
+                        class="share-button"
+                        data-testid="editor-version-example"
+                        on:click=move |_| {
+                            version.set(MacroVersion::V0_23);
+                            load(VERSION_EXAMPLE.to_owned());
+                        }
+                    >
+                        "Start from an example the two versions route differently"
                     </button>
                     <span class="run-status" role="status" data-testid="editor-status">{status_text}</span>
                 </div>
@@ -478,8 +508,14 @@ pub fn EditorPanel() -> impl IntoView {
                 </Show>
                 {error_list}
                 <p class="editor-verdict" data-testid="editor-verdict">{verdict_text}</p>
-                {run_offer}
-                <EditorExport text expansion ops=op_methods/>
+                <VersionChoice version expansion preview/>
+                <Show
+                    when=move || version.get() == MacroVersion::V0_22
+                    fallback=move || view! { <VersionDiff expansion preview/> }
+                >
+                    {run_offer}
+                    <EditorExport text expansion ops=op_methods/>
+                </Show>
                 <Show when=move || code_html().is_some()>
                     <details class="editor-code" open>
                         <summary>"The code the macro generated, formatted by prettyplease"</summary>

@@ -20,8 +20,12 @@ const BOOTSTRAP_URL: &str = "./expander-bootstrap.js";
 
 /// What the worker answered.
 pub enum Answer {
-    /// The expansions of request `id`'s texts, in order.
-    Expanded { id: u64, expansions: Vec<Expansion> },
+    /// The expansions of request `id`'s texts, in order: each text's, one per version of burn's
+    /// macro code in `MacroVersion::ALL`'s order.
+    Expanded {
+        id: u64,
+        expansions: Vec<Vec<Expansion>>,
+    },
     /// The worker stopped while it worked on request `id` (`None`: its script failed before any
     /// request), and why. It has been let go; the next request starts another.
     Crashed { id: Option<u64>, reason: String },
@@ -138,7 +142,7 @@ impl ExpanderShell {
             return self.crashed(id, reason);
         }
         let Some(id) = id else { return };
-        let answers: Option<Vec<Expansion>> =
+        let answers: Option<Vec<Vec<Expansion>>> =
             get("answers").dyn_into::<Array>().ok().and_then(|answers| {
                 answers
                     .iter()

@@ -13,7 +13,37 @@ use quote::ToTokens;
 use syn::{Attribute, Item, Meta};
 
 use crate::delimiters::{self, Imbalance};
-use crate::protocol::{Expansion, MAX_TEXT_BYTES, MacroError, Origin, Place};
+use crate::protocol::{Expansion, MAX_TEXT_BYTES, MacroError, MacroVersion, Origin, Place};
+
+/// One version of burn's macro code: what burn's `lib.rs` calls, and its backend catalog.
+pub(crate) struct MacroCode {
+    pub version: &'static str,
+    pub extension: fn(TokenStream, TokenStream) -> syn::Result<TokenStream>,
+    pub derive: fn(TokenStream) -> syn::Result<TokenStream>,
+    pub catalog_cfg: fn(&str) -> Option<&'static str>,
+    pub catalog_backends: fn() -> Vec<&'static str>,
+}
+
+impl MacroCode {
+    pub(crate) fn of(version: MacroVersion) -> MacroCode {
+        match version {
+            MacroVersion::V0_22 => MacroCode {
+                version: burn_macro_v0_22::VERSION,
+                extension: burn_macro_v0_22::expand_extension,
+                derive: burn_macro_v0_22::expand_derive,
+                catalog_cfg: burn_macro_v0_22::catalog_cfg,
+                catalog_backends: burn_macro_v0_22::catalog_backends,
+            },
+            MacroVersion::V0_23 => MacroCode {
+                version: burn_macro_v0_23::VERSION,
+                extension: burn_macro_v0_23::expand_extension,
+                derive: burn_macro_v0_23::expand_derive,
+                catalog_cfg: burn_macro_v0_23::catalog_cfg,
+                catalog_backends: burn_macro_v0_23::catalog_backends,
+            },
+        }
+    }
+}
 
 /// How deep brackets may nest. syn parses nested brackets by recursion; far deeper than any
 /// declaration, and far below where a browser's stack runs out.
@@ -85,10 +115,15 @@ fn failed(errors: Vec<MacroError>) -> Expansion {
 }
 
 /// Expands every `#[backend_extension(...)]` trait and `#[derive(ExtensionType)]` item of `text`
-/// with burn's macro.
-pub fn expand(text: &str) -> Expansion {
-    let mut expansion = expand_text(text);
-    expansion.macro_version = crate::BURN_MACRO_VERSION.to_owned();
+/// with `version` of burn's macro code.
+pub fn expand(text: &str, version: MacroVersion) -> Expansion {
+    let code = MacroCode::of(version);
+    let mut expansion = expand_text(text, &code);
+    expansion.macro_version = code.version.to_owned();
+    expansion.catalog = (code.catalog_backends)()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
     // proc-macro2 keeps every text it lexed, for spans to point into: forget them, or a session
     // of edits grows without end. No span is read after this.
     proc_macro2::extra::invalidate_current_thread_spans();
@@ -103,7 +138,7 @@ fn limit(message: String) -> Expansion {
     }])
 }
 
-fn expand_text(text: &str) -> Expansion {
+fn expand_text(text: &str, code: &MacroCode) -> Expansion {
     if text.trim().is_empty() {
         return limit(
             "The text is empty: write a trait with `#[backend_extension(...)]` on it.".to_owned(),
@@ -132,7 +167,7 @@ fn expand_text(text: &str) -> Expansion {
         Ok(file) => file,
         Err(error) => return failed(errors_of(error, Origin::Syntax, None)),
     };
-    let outline = crate::outline::outline(&file, is_backend_extension);
+    let outline = crate::outline::outline(&file, is_backend_extension, code.catalog_cfg);
 
     let mut output = TokenStream::new();
     let mut errors = Vec::new();
@@ -161,7 +196,7 @@ fn expand_text(text: &str) -> Expansion {
                         continue;
                     }
                 };
-                match crate::extension::expand(arguments, definition.into_token_stream()) {
+                match (code.extension)(arguments, definition.into_token_stream()) {
                     Ok(emitted) => {
                         errors.extend(compile_errors(&emitted, attribute_place.as_ref()));
                         output.extend(emitted);
@@ -176,7 +211,7 @@ fn expand_text(text: &str) -> Expansion {
                 let derive_place = place_of_tokens(&item);
                 // rustc gives a derive the item, and keeps the item without that derive.
                 without_extension_type_derive(item.clone()).to_tokens(&mut output);
-                match crate::derive::expand(item.into_token_stream()) {
+                match (code.derive)(item.into_token_stream()) {
                     Ok(emitted) => {
                         errors.extend(compile_errors(&emitted, derive_place.as_ref()));
                         output.extend(emitted);
@@ -199,12 +234,12 @@ fn expand_text(text: &str) -> Expansion {
     if output.is_empty() {
         return failed(errors);
     }
-    let code = match syn::parse2::<syn::File>(output.clone()) {
+    let formatted = match syn::parse2::<syn::File>(output.clone()) {
         Ok(file) => prettyplease::unparse(&file),
         Err(_) => output.to_string(),
     };
     Expansion {
-        code: Some(code),
+        code: Some(formatted),
         tokens: Some(output.to_string()),
         outline: errors.is_empty().then_some(outline),
         errors,

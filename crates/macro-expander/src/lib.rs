@@ -3,11 +3,14 @@
 //! burn's `#[backend_extension(...)]` is a proc macro: rustc runs it while compiling. Its crate,
 //! burn-backend-extension, keeps the whole expansion in plain `proc_macro2` modules (`catalog`,
 //! `derive`, `dispatch`, `extension`, `fusion`, `ir`, `routing`); only its `lib.rs` touches
-//! `proc_macro`. `build.rs` compiles those very modules into this crate, from the pinned version
-//! cargo fetched, so [`expand`] runs burn's own code on text a person typed: natively in the
-//! tests, and in the page's expander worker (wasm32, where proc-macro2 runs in its fallback mode).
+//! `proc_macro`. `crates/burn-macro` compiles those very modules as a library, one crate per
+//! pinned version, from the source cargo fetched, so [`expand`] runs burn's own code on text a
+//! person typed: natively in the tests, and in the page's expander worker (wasm32, where
+//! proc-macro2 runs in its fallback mode).
 //!
-//! - `expand`: text in, the expansion or the macro's errors out, with their places in the text.
+//! - `expand`: text in, the expansion or the macro's errors out, with their places in the text,
+//!   by either version of burn's macro code held (`crates/burn-macro`: 0.22.1, whose routing
+//!   the engine runs, and 0.23.0-pre.1).
 //! - `outline`: what a project implementing an accepted declaration needs of it (its traits,
 //!   selectors and method stubs).
 //! - `delimiters`: where the text's brackets fail to balance, when the lexer could not say.
@@ -16,13 +19,6 @@
 //!
 //! What is checked is what the macro checks. rustc's type checks run only when the expansion is
 //! built, which this crate never does.
-
-// The modules of burn's macro, at this crate's root as in theirs (they name each other as
-// `crate::…`), and what their `lib.rs` re-exports for them.
-#[cfg(feature = "expand")]
-include!(concat!(env!("OUT_DIR"), "/burn_macro_modules.rs"));
-#[cfg(feature = "expand")]
-pub(crate) use catalog::{BACKENDS, BackendSpec};
 
 #[cfg(feature = "expand")]
 pub mod delimiters;
@@ -35,22 +31,22 @@ pub mod protocol;
 #[cfg(feature = "expand")]
 pub use expand::{MAX_NESTING, expand};
 pub use protocol::{
-    Expansion, MAX_TEXT_BYTES, MacroError, Method, Origin, Outline, Place, Selector, TraitOutline,
+    Expansion, MAX_TEXT_BYTES, MacroError, MacroVersion, Method, Origin, Outline, Place, Selector,
+    TraitOutline,
 };
 
-/// The version of burn-backend-extension compiled in.
+/// The license texts of the compiled macro code, shipped inside the expander: each version's.
 #[cfg(feature = "expand")]
-pub const BURN_MACRO_VERSION: &str = env!("BURN_MACRO_VERSION");
-
-/// The license texts of the compiled macro code, shipped inside the expander.
-#[cfg(feature = "expand")]
-pub const LICENSES: [(&str, &str); 2] = [
-    (
-        "LICENSE-MIT",
-        include_str!(concat!(env!("OUT_DIR"), "/LICENSE-MIT")),
-    ),
-    (
-        "LICENSE-APACHE",
-        include_str!(concat!(env!("OUT_DIR"), "/LICENSE-APACHE")),
-    ),
-];
+pub fn licenses() -> Vec<(&'static str, &'static str, &'static str)> {
+    [
+        (burn_macro_v0_22::VERSION, burn_macro_v0_22::LICENSES),
+        (burn_macro_v0_23::VERSION, burn_macro_v0_23::LICENSES),
+    ]
+    .into_iter()
+    .flat_map(|(version, licenses)| {
+        licenses
+            .into_iter()
+            .map(move |(name, text)| (version, name, text))
+    })
+    .collect()
+}

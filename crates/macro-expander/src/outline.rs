@@ -32,10 +32,12 @@ impl Parse for SelectorArgument {
     }
 }
 
-/// The outline of `file`, whose `#[backend_extension]` traits the macro accepted.
+/// The outline of `file`, whose `#[backend_extension]` traits the macro accepted; `catalog_cfg`
+/// is that macro version's backend catalog.
 pub fn outline(
     file: &syn::File,
     is_backend_extension: impl Fn(&syn::Attribute) -> bool,
+    catalog_cfg: fn(&str) -> Option<&'static str>,
 ) -> Outline {
     let mut outline = Outline::default();
     for item in &file.items {
@@ -57,7 +59,12 @@ pub fn outline(
                         .parse_args_with(
                             Punctuated::<SelectorArgument, Token![,]>::parse_terminated,
                         )
-                        .map(|arguments| arguments.into_iter().map(selector).collect())
+                        .map(|arguments| {
+                            arguments
+                                .into_iter()
+                                .map(|argument| selector(argument, catalog_cfg))
+                                .collect()
+                        })
                         .unwrap_or_default(),
                     _ => Vec::new(),
                 };
@@ -81,17 +88,14 @@ pub fn outline(
     outline
 }
 
-fn selector(argument: SelectorArgument) -> Selector {
+fn selector(argument: SelectorArgument, catalog_cfg: fn(&str) -> Option<&'static str>) -> Selector {
     let name = argument.name.to_string();
     let mut features = Vec::new();
     if let Some(meta) = &argument.meta {
         tested_features(meta, &mut features);
     }
     Selector {
-        catalog_cfg: crate::BACKENDS
-            .iter()
-            .find(|backend| backend.name == name)
-            .map(|backend| backend.cfg.to_owned()),
+        catalog_cfg: catalog_cfg(&name).map(str::to_owned),
         cfg: argument
             .meta
             .as_ref()

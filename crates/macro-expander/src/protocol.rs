@@ -10,6 +10,21 @@ use serde::{Deserialize, Serialize};
 /// stalling the page.
 pub const MAX_TEXT_BYTES: usize = 64 * 1024;
 
+/// A version of burn's macro code the expander holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MacroVersion {
+    /// burn-backend-extension 0.22.1: the release whose routing the engine runs.
+    #[default]
+    V0_22,
+    /// burn-backend-extension 0.23.0-pre.1: expansion only.
+    V0_23,
+}
+
+impl MacroVersion {
+    /// Every version held, in the order the worker answers with them.
+    pub const ALL: [MacroVersion; 2] = [MacroVersion::V0_22, MacroVersion::V0_23];
+}
+
 /// Where in the typed text something is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place {
@@ -63,6 +78,9 @@ pub struct Expansion {
     pub errors: Vec<MacroError>,
     /// The version of burn-backend-extension whose code answered.
     pub macro_version: String,
+    /// The concrete backends that version's catalog lists (the selectors it knows besides
+    /// `Autodiff` and `Fusion`), in its order.
+    pub catalog: Vec<String>,
     /// What a project implementing the declaration needs to know of it: present when the macro
     /// accepted every item without an error.
     pub outline: Option<Outline>,
@@ -120,13 +138,14 @@ pub struct Method {
     pub has_default: bool,
 }
 
-/// An expansion as the worker sends it.
-pub fn encode(expansion: &Expansion) -> Vec<u8> {
+/// A text's expansions, one per version in [`MacroVersion::ALL`]'s order, as the worker sends
+/// them.
+pub fn encode(expansions: &[Expansion]) -> Vec<u8> {
     // Plain owned data: encoding into a Vec cannot fail.
-    postcard::to_allocvec(expansion).unwrap_or_default()
+    postcard::to_allocvec(expansions).unwrap_or_default()
 }
 
-/// An expansion as the page reads it; `None` for bytes that are not one.
-pub fn decode(bytes: &[u8]) -> Option<Expansion> {
+/// A text's expansions as the page reads them; `None` for bytes that are not them.
+pub fn decode(bytes: &[u8]) -> Option<Vec<Expansion>> {
     postcard::from_bytes(bytes).ok()
 }

@@ -58,7 +58,13 @@ const PIECES: &[&str] = &[
 ];
 
 fn answers(text: &str) {
-    let expansion = macro_expander::expand(text);
+    for version in macro_expander::MacroVersion::ALL {
+        answers_with(text, version);
+    }
+}
+
+fn answers_with(text: &str, version: macro_expander::MacroVersion) {
+    let expansion = macro_expander::expand(text, version);
     assert!(
         expansion.code.is_some() || !expansion.errors.is_empty(),
         "neither code nor an error for {text:?}"

@@ -1,7 +1,11 @@
 //! The outline of an accepted declaration: its traits, selectors as written (with the macro's
 //! catalog cfg of each concrete backend) and method stubs; none when the macro said no.
 
-use macro_expander::{Method, Outline, Selector, TraitOutline, expand};
+use macro_expander::{MacroVersion, Method, Outline, Selector, TraitOutline};
+
+fn expand(text: &str) -> macro_expander::Expansion {
+    macro_expander::expand(text, MacroVersion::V0_22)
+}
 
 fn selector(
     name: &str,
@@ -78,4 +82,27 @@ fn a_rejected_declaration_has_no_outline() {
     );
     assert_eq!(expansion.errors.len(), 1);
     assert_eq!(expansion.outline, None);
+}
+
+#[test]
+fn each_version_outlines_with_its_own_catalog() {
+    let text = "#[backend_extension(Cube, Flex)]\npub trait ScaleOps: Backend {\n    fn scale(x: FloatTensor<Self>, factor: f32) -> FloatTensor<Self>;\n}\n";
+    let old = macro_expander::expand(text, MacroVersion::V0_22);
+    let new = macro_expander::expand(text, MacroVersion::V0_23);
+    assert_eq!(
+        (old.macro_version.as_str(), new.macro_version.as_str()),
+        ("0.22.1", "0.23.0-pre.1")
+    );
+    assert_eq!(
+        old.catalog,
+        ["Cube", "Flex", "NdArray", "LibTorch", "Remote", "Capture"]
+    );
+    assert_eq!(new.catalog, ["Cube", "Flex", "Remote", "Group", "Capture"]);
+    let flex = |expansion: &macro_expander::Expansion| {
+        expansion.outline.as_ref().unwrap().traits[0].selectors[1]
+            .catalog_cfg
+            .clone()
+    };
+    assert_eq!(flex(&old).as_deref(), Some("feature = \"flex\""));
+    assert_eq!(flex(&new).as_deref(), Some("feature = \"flex\""));
 }

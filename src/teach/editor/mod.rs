@@ -6,13 +6,22 @@
 //! - [`marks`]: the typed text as highlighted pieces, with the macro's errors marked at their
 //!   bytes; places as people read them and as a text field selects them.
 //! - [`verdict`]: what the page may say was checked, from the expander's answer.
+//! - [`versions`]: the text under 0.23.0-pre.1's macro code against 0.22.1's.
 
 pub mod marks;
+pub mod versions;
 
-use macro_expander::{Expansion, Origin};
+use macro_expander::{Expansion, MacroVersion, Origin};
 
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::code::op_sources;
+
+/// `version`'s expansion among a text's expansions (one per version, in [`MacroVersion::ALL`]'s
+/// order, as the expander answers).
+pub fn of_version(versions: &[Expansion], version: MacroVersion) -> Option<Expansion> {
+    let index = MacroVersion::ALL.iter().position(|held| *held == version)?;
+    versions.get(index).cloned()
+}
 
 /// The most text the editor keeps: what the expander reads.
 pub use macro_expander::MAX_TEXT_BYTES;
@@ -176,6 +185,7 @@ mod tests {
                 .collect(),
             macro_version: "0.22.1".to_owned(),
             outline: None,
+            catalog: Vec::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! What one declaration's generated routing adds to, or takes from, another's: a line diff of
-//! two shipped expansions of the same op, and a sentence saying which arms appeared or vanished,
-//! by the names the generated code gives them.
+//! two shipped expansions of the same op (or of any two expansions: [`code_diff`], which the
+//! editor uses for one text under two versions of burn's macro), and a sentence saying which
+//! arms appeared or vanished, by the names the generated code gives them.
 //!
 //! The diff is `similar`'s (Myers on lines), not written here.
 
@@ -97,6 +98,18 @@ fn listed(items: &[(&str, usize)]) -> String {
 pub fn routing_diff(op: OpKind, shown: Declaration, compared: Declaration) -> Option<RoutingDiff> {
     let new = expanded::source(op, shown)?;
     let old = expanded::source(op, compared)?;
+    Some(code_diff(
+        new,
+        old,
+        &format!("`{}`", shown.selectors()),
+        &format!("`{}`", compared.selectors()),
+        "The two declarations generate the same routing, line for line.",
+    ))
+}
+
+/// The line diff of the code `new` against `old` (named so in its summary), with `same` as the
+/// summary when they do not differ.
+pub fn code_diff(new: &str, old: &str, new_name: &str, old_name: &str, same: &str) -> RoutingDiff {
     let diff = TextDiff::from_lines(old, new);
     let mut lines = Vec::new();
     for change in diff.iter_all_changes() {
@@ -123,12 +136,10 @@ pub fn routing_diff(op: OpKind, shown: Declaration, compared: Declaration) -> Op
     let new_arms = more_arms(&new_counts, &old_counts);
     let gone_arms = more_arms(&old_counts, &new_counts);
     let mut summary = if added + removed == 0 {
-        "The two declarations generate the same routing, line for line.".to_owned()
+        same.to_owned()
     } else {
         format!(
-            "`{}` against `{}`: {added} line{} added, {removed} removed.",
-            shown.selectors(),
-            compared.selectors(),
+            "{new_name} against {old_name}: {added} line{} added, {removed} removed.",
             if added == 1 { "" } else { "s" }
         )
     };
@@ -138,5 +149,5 @@ pub fn routing_diff(op: OpKind, shown: Declaration, compared: Declaration) -> Op
     if !gone_arms.is_empty() {
         summary.push_str(&format!(" Arms it drops: {}.", listed(&gone_arms)));
     }
-    Some(RoutingDiff { lines, summary })
+    RoutingDiff { lines, summary }
 }

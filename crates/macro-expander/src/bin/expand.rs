@@ -2,25 +2,37 @@
 //!
 //! Prints the formatted expansion (with `--tokens`, the emitted tokens as one line, the form
 //! `tests/expansion.rs` hands to rustc) on stdout, and each error as `line:column: message` on
-//! stderr. Exits with 1 when there is an error. With `--encoded`, writes the whole answer as the
-//! worker sends it (postcard bytes) on stdout instead, and exits with 0.
+//! stderr. Exits with 1 when there is an error. burn-backend-extension 0.22.1 expands it, or
+//! 0.23.0-pre.1 with `--v0-23`. With `--encoded`, writes the whole answer as the worker sends it
+//! (every version's expansion, postcard bytes) on stdout instead, and exits with 0.
 
 use std::io::{Read, Write};
 
+use macro_expander::MacroVersion;
+
 fn main() {
-    let tokens = std::env::args().any(|argument| argument == "--tokens");
-    let encoded = std::env::args().any(|argument| argument == "--encoded");
+    let flag = |name: &str| std::env::args().any(|argument| argument == name);
+    let (tokens, encoded) = (flag("--tokens"), flag("--encoded"));
+    let version = if flag("--v0-23") {
+        MacroVersion::V0_23
+    } else {
+        MacroVersion::V0_22
+    };
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
         .expect("reading the declaration from stdin");
-    let expansion = macro_expander::expand(&text);
     if encoded {
+        let expansions: Vec<_> = MacroVersion::ALL
+            .into_iter()
+            .map(|version| macro_expander::expand(&text, version))
+            .collect();
         std::io::stdout()
-            .write_all(&macro_expander::protocol::encode(&expansion))
+            .write_all(&macro_expander::protocol::encode(&expansions))
             .expect("writing the answer");
         return;
     }
+    let expansion = macro_expander::expand(&text, version);
     let emitted = if tokens {
         expansion.tokens
     } else {

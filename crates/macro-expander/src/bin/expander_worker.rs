@@ -4,17 +4,27 @@
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Expands `text` with burn's macro; the [`macro_expander::Expansion`], postcard-encoded.
+use macro_expander::MacroVersion;
+
+/// Expands `text` with each version of burn's macro code held; the [`macro_expander::Expansion`]s,
+/// in [`MacroVersion::ALL`]'s order, postcard-encoded.
 #[wasm_bindgen]
 pub fn expand(text: &str) -> Vec<u8> {
-    macro_expander::protocol::encode(&macro_expander::expand(text))
+    let expansions: Vec<_> = MacroVersion::ALL
+        .into_iter()
+        .map(|version| macro_expander::expand(text, version))
+        .collect();
+    macro_expander::protocol::encode(&expansions)
 }
 
-/// The license texts of the compiled macro code, one after the other under their file names.
+/// The license texts of the compiled macro code, one after the other under their versions and
+/// file names.
 #[wasm_bindgen]
 pub fn licenses() -> String {
-    macro_expander::LICENSES
+    macro_expander::licenses()
         .iter()
-        .map(|(name, text)| format!("==> {name} <==\n{text}\n"))
+        .map(|(version, name, text)| {
+            format!("==> burn-backend-extension {version}: {name} <==\n{text}\n")
+        })
         .collect()
 }
