@@ -40,8 +40,9 @@
 //! - `ui` (feature `ui`): the Leptos page.
 //!
 //! A third wasm, the editor's expander, is its own crate (`crates/macro-expander`): burn's macro
-//! modules compiled as a library, run in a worker of its own. This crate knows only its answers'
-//! data (`macro_expander::protocol`, without the macro code).
+//! modules compiled as a library (`crates/burn-macro`, 0.22.1 and 0.23.0-pre.1), run in a worker
+//! of its own. This crate knows only its answers' data (`macro_expander::protocol`, without the
+//! macro code).
 //!
 //! ## Who imports whom
 //!
