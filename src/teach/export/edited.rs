@@ -18,7 +18,8 @@ use std::collections::BTreeSet;
 use macro_expander::{Method, Outline, Selector, TraitOutline};
 
 use super::project::{
-    FILES, KERNEL_DEPENDENCIES, Project, ProjectFile, main_fn, op_function, uses as project_uses,
+    FILES, KERNEL_DEPENDENCIES, Project, ProjectFile, main_fn, op_function, package_header,
+    uses as project_uses,
 };
 use crate::model::scenario::{Declaration, Fix, OpKind, Scenario};
 use crate::teach::code::op_sources::{
@@ -738,16 +739,11 @@ fn cargo_toml(name: &str, outline: &Outline, kernel: bool) -> String {
         )
     };
     format!(
-        "[package]\n\
-         name = \"{name}\"\n\
-         version = \"0.1.0\"\n\
-         edition = \"2024\"\n\
-         publish = false\n\
-         \n\
-         [dependencies]\n\
+        "{}\
          # burn 0.22.1, whose macro expanded the declaration in the playground.\n\
          burn = {{ version = \"=0.22.1\", default-features = false, features = [{}] }}\n\
          {}{own}",
+        package_header(name),
         features.join(", "),
         if kernel { KERNEL_DEPENDENCIES } else { "" },
     )

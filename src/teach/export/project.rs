@@ -140,6 +140,19 @@ fn file_text(path: &str, name: &str, scenario: &Scenario, shown: Option<&Shown>)
     }
 }
 
+/// The top of an exported Cargo.toml, up to its dependencies.
+pub(super) fn package_header(name: &str) -> String {
+    format!(
+        "[package]\n\
+         name = \"{name}\"\n\
+         version = \"0.1.0\"\n\
+         edition = \"2024\"\n\
+         publish = false\n\
+         \n\
+         [dependencies]\n"
+    )
+}
+
 /// The dependencies of `scale`'s hand-written kernel, as Cargo.toml lists them.
 pub const KERNEL_DEPENDENCIES: &str = "# The hand-written kernel: CubeCL, and burn's CubeCL backend for its tensor type.\n\
      burn-cubecl = { version = \"=0.22.1\", default-features = false, features = [\"std\"] }\n\
@@ -177,19 +190,14 @@ fn cargo_toml(name: &str, scenario: &Scenario) -> String {
         ("", "")
     };
     format!(
-        "[package]\n\
-         name = \"{name}\"\n\
-         version = \"0.1.0\"\n\
-         edition = \"2024\"\n\
-         publish = false\n\
-         \n\
-         [dependencies]\n\
+        "{}\
          # burn 0.22.1, the release whose generated routing the playground runs: custom ops\n\
          # (`extension`), the grad context (`autodiff`), WebGPU/Vulkan/Metal (`wgpu`) and the CPU\n\
          # (`flex`). The op is implemented for both backends, as in the playground.\n\
          {fusion_note}\
          burn = {{ version = \"=0.22.1\", default-features = false, features = [\"std\", \"extension\", \"autodiff\", \"wgpu\", \"flex\"{fusion_feature}] }}\n\
-         {kernel}{feature}"
+         {kernel}{feature}",
+        package_header(name),
     )
 }
 
