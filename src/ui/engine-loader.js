@@ -92,13 +92,38 @@ async function keepPageFiles() {
   }
 }
 
+/**
+ * Resolves once the page's own wasm runs (its `page-started` mark), when its files are fully
+ * fetched and so listed among the resources; or after `ms`, whatever happened. The engine can be
+ * compiled before the page's wasm has arrived: kept then, the page's files would be missing from
+ * the list, and the service worker would download them again.
+ */
+function pageStarted(ms) {
+  return new Promise((resolve) => {
+    if (performance.getEntriesByName('page-started', 'mark').length) return resolve();
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('page-started').length) {
+        observer.disconnect();
+        resolve();
+      }
+    });
+    observer.observe({ type: 'mark', buffered: true });
+    setTimeout(() => {
+      observer.disconnect();
+      resolve();
+    }, ms);
+  });
+}
+
 // A release build keeps itself for the next visit, offline included; registered once the engine
 // is in, so the service worker's own downloads never compete with the first one, and after the
 // page kept what it fetched, so that installing downloads only what is missing.
 if (ENGINE_SIZES && 'serviceWorker' in navigator) {
   globalThis.playgroundEngine.current.module
     .then(() => globalThis.playgroundEngine.current.kept)
-    .then(() => (navigator.serviceWorker.controller ? null : keepPageFiles().catch(() => {})))
+    .then(() =>
+      navigator.serviceWorker.controller ? null : pageStarted(10_000).then(keepPageFiles).catch(() => {}),
+    )
     .then(() => navigator.serviceWorker.register('./sw.js'))
     .catch(() => {});
 }
