@@ -57,8 +57,8 @@
 //! | `ops` | `model` |
 //! | `teach::chart` | `model` |
 //! | `teach::code` | `model` |
-//! | `teach::editor` | `model`, `teach::code`, `teach::routing` |
-//! | `teach::export` | `model`, `teach::code`, `teach::numbers` |
+//! | `teach::editor` | `model`, `teach::code`, `teach::routing`, `teach::words` |
+//! | `teach::export` | `model`, `teach::code`, `teach::numbers`, `teach::words` |
 //! | `teach::form` | `model`, `teach::input` |
 //! | `teach::input` | `model`, `teach::numbers` |
 //! | `teach::link` | `model`, `teach::form` |

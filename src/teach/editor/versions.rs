@@ -5,6 +5,7 @@
 use macro_expander::Expansion;
 
 use crate::teach::routing::diff::{RoutingDiff, code_diff};
+use crate::teach::words::explain::and_list;
 
 /// A declaration whose routing the two versions generate differently: an int input beside a
 /// float one, with `Autodiff` listed. 0.22.1 decides on the autodiff impl from the routing tensor
@@ -53,11 +54,7 @@ pub fn catalog_change(new: &Expansion, old: &Expansion) -> Option<String> {
 
 fn names(items: &[&str]) -> String {
     let quoted: Vec<String> = items.iter().map(|item| format!("`{item}`")).collect();
-    match quoted.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
+    and_list(&quoted)
 }
 
 /// The diff of `new`'s generated code against `old`'s, when both emitted code.

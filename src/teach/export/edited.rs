@@ -25,6 +25,7 @@ use crate::model::scenario::{Declaration, Fix, OpKind, Scenario};
 use crate::teach::code::op_sources::{
     shared_function, sources, trait_declaration, without_bookkeeping,
 };
+use crate::teach::words::explain::and_list;
 
 /// A playground op's method, as the expander outlined the op's own declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -250,14 +251,14 @@ fn write_impls(outline: &TraitOutline, ops: &[OpMethod]) -> Written {
     };
     for target in targets(outline) {
         let mut items = Vec::new();
-        for method in &outline.methods {
-            let item = match body_of(method, ops) {
+        for (method, (_, body)) in outline.methods.iter().zip(&written.bodies) {
+            let item = match *body {
                 Body::Op(op) => op_item(op, method, &target, &mut written.ops),
                 Body::Default => None,
                 Body::Todo => Some(method.stub.clone() + "\n"),
             };
             if let Some(mut item) = item {
-                if let Body::Op(op) = body_of(method, ops) {
+                if let Body::Op(op) = *body {
                     item = replace_word(&item, op.trait_name(), name);
                 }
                 items.push(
@@ -633,7 +634,11 @@ fn summary_lines(outline: &Outline, written: &[Written]) -> Vec<String> {
             let mut line = format!(
                 "`{}` is implemented for {}.",
                 each.name,
-                list(&written.targets)
+                if written.targets.is_empty() {
+                    "no backend".to_owned()
+                } else {
+                    and_list(&written.targets)
+                }
             );
             for (method, body) in &written.bodies {
                 line.push_str(&match body {
@@ -648,14 +653,6 @@ fn summary_lines(outline: &Outline, written: &[Written]) -> Vec<String> {
             line
         })
         .collect()
-}
-
-fn list(items: &[String]) -> String {
-    match items {
-        [] => "no backend".to_owned(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }
 
 fn main_and_summary(

@@ -379,7 +379,7 @@ fn declared_noun(action: FixAction) -> Option<&'static str> {
 }
 
 /// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
+pub fn and_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
