@@ -204,6 +204,42 @@ export class FirefoxPlayground {
   /** The text of the editor's element with this test id, once it is there (its text content:
    * the generated code's lines out of view skip layout, and so have no rendered text). The
    * catalog match comes after the first expansion: the catalog is expanded next. */
+  /** Selects the first `needle` of the editor's text after `from`, as a drag does. */
+  async selectInEditor(needle, from) {
+    await this.page.$eval(
+      '#editor-text',
+      (field, needle, from) => {
+        const start = field.value.indexOf(needle, field.value.indexOf(from));
+        field.focus();
+        field.setSelectionRange(start, start + needle.length);
+      },
+      needle,
+      from,
+    );
+  }
+
+  /** Each generated line's code, without its number or label, and whether it is marked. */
+  generatedLines() {
+    return this.page.$$eval('[data-testid="editor-code"] .line', (lines) =>
+      lines.map((line) => {
+        const copy = line.cloneNode(true);
+        copy.querySelectorAll('.line-number, .code-serves').forEach((part) => part.remove());
+        return { code: copy.textContent.replace(/\n$/, ''), carries: line.classList.contains('line-carries') };
+      }),
+    );
+  }
+
+  /** Waits until the element with `testId` reads `text`, and returns what it reads. */
+  async waitForPart(testId, text) {
+    await this.page.waitForFunction(
+      (testId, text) => document.querySelector(`[data-testid="${testId}"]`)?.textContent === text,
+      { timeout: 10_000, polling: 'mutation' },
+      testId,
+      text,
+    );
+    return this.editorPart(testId);
+  }
+
   async editorPart(testId) {
     const element = await this.page.waitForSelector(`[data-testid="${testId}"]`, { timeout: 60_000 });
     return element.evaluate((element) => element.textContent);

@@ -93,6 +93,21 @@ describe('Firefox as shipped (no WebGPU)', () => {
     assert.deepEqual(await page.editorErrors(), [`line ${before.length}, column ${before.at(-1).length + 1}: Unsupported backend \`Cuda\``]);
     await page.fillEditor(text);
     assert.match(await page.editorPart('editor-code'), /impl ShiftIdsOps for burn::backend::Dispatch/);
+    // Where the generated lines come from: every line naming `Cube` carries the attribute's.
+    await page.selectInEditor('Cube', '#[backend_extension(');
+    const lines = await page.generatedLines();
+    const cube = lines.filter((line) => /(^|[^A-Za-z0-9_])Cube($|[^A-Za-z0-9_])/.test(line.code)).length;
+    await page.waitForPart('editor-carried', `${cube} of the ${lines.length} generated lines carry \`Cube\` (marked).`);
+    assert.deepEqual(
+      (await page.generatedLines()).map((line) => line.carries),
+      lines.map((line) => /(^|[^A-Za-z0-9_])Cube($|[^A-Za-z0-9_])/.test(line.code)),
+    );
+    const typeLine = lines.findIndex((line) => line.code.trim() === 'type _B = burn::backend::Cube;');
+    await page.page.click(`[data-testid="editor-code"] .line[data-line="${typeLine}"]`);
+    await page.waitForPart(
+      'editor-line-origin',
+      `Line ${typeLine + 1}: from \`Cube\` in your attribute. It is in the arm for \`Cube\` (of your selectors, its lines carry only \`Cube\`).`,
+    );
     // A method no op has: taken home, its default body serves every backend.
     const renamed = text.replace('fn shift_ids(', 'fn shift_twice(');
     await page.fillEditor(renamed);

@@ -20,6 +20,54 @@ export class Editor {
     this.versionCatalog = this.page.getByTestId('editor-version-catalog');
     this.versionSummary = this.page.getByTestId('editor-version-summary');
     this.versionDiff = this.page.getByTestId('editor-version-diff');
+    this.carried = this.page.getByTestId('editor-carried');
+    this.lineOrigin = this.page.getByTestId('editor-line-origin');
+  }
+
+  /** Selects the first `needle` of the field's text after `from`, as a person's drag does. */
+  async select(needle, from = '') {
+    await this.field.evaluate((field, [needle, from]) => {
+      const start = field.value.indexOf(needle, Math.max(0, field.value.indexOf(from)));
+      if (start < 0) throw new Error(`the editor has no ${needle}`);
+      field.focus();
+      field.setSelectionRange(start, start + needle.length);
+    }, [needle, from]);
+  }
+
+  /** What the field selects now. */
+  selection() {
+    return this.field.evaluate((field) => field.value.slice(field.selectionStart, field.selectionEnd));
+  }
+
+  /** Each generated line's code, without its number or its label. */
+  codeLines() {
+    return this.code.locator('.line').evaluateAll((lines) =>
+      lines.map((line) => {
+        const copy = line.cloneNode(true);
+        copy.querySelectorAll('.line-number, .code-serves').forEach((part) => part.remove());
+        return copy.textContent.replace(/\n$/, '');
+      }),
+    );
+  }
+
+  /** The indices of the generated lines marked as carrying the field's selection. */
+  carryingLines() {
+    return this.code.locator('.line-carries').evaluateAll((lines) => lines.map((line) => Number(line.dataset.line)));
+  }
+
+  /** The labels of the impls and arms that serve one selector, in order. */
+  servedLabels() {
+    return this.code.locator('.code-serves').allTextContents();
+  }
+
+  /** Generated line `index` (from 0). */
+  line(index) {
+    return this.code.locator(`.line[data-line="${index}"]`);
+  }
+
+  /** The texts the field's highlighted copy marks as carried by the focused generated line. */
+  sourceMarks() {
+    return this.page.locator('.editor-overlay .editor-source').allInnerTexts();
   }
 
   /** Chooses the version of burn's macro code the box shows (`0.22` or `0.23`). */
@@ -79,6 +127,12 @@ export class Editor {
   marked() {
     return this.page.locator('.editor-overlay .editor-mark').allInnerTexts();
   }
+}
+
+/** The indices of the lines of `lines` that name `word` as a whole identifier. */
+export function naming(lines, word) {
+  const pattern = new RegExp(`(^|[^A-Za-z0-9_])${word}($|[^A-Za-z0-9_])`);
+  return lines.flatMap((line, index) => (pattern.test(line) ? [index] : []));
 }
 
 /** The 1-based line and column of the first `needle` in `text`, as the editor names places. */

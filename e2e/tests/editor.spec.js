@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Playground } from '../pages/playground.js';
-import { Editor, placeOf } from '../pages/editor.js';
+import { Editor, naming, placeOf } from '../pages/editor.js';
 import { unzip } from '../unzip.js';
 
 const QUERY = '?op=shift_ids&grad=on&declares_autodiff=no&fix=none';
+const ATTRIBUTE = '#[backend_extension(';
 
 /** The edited declarations (tests/golden/editor-cases.txt) and rustc's errors for each
  * (editor-cases.json, checked against rustc by tests/expansion.rs). */
@@ -54,6 +55,50 @@ test('the scenario declaration expands, is found in the catalog, and a typed sel
   await playground.settled();
   await expect(page.locator('input[name="declares-autodiff"][value="yes"]')).toBeChecked();
   expect(page.url()).toContain('declares_autodiff=yes');
+});
+
+test('where each generated line comes from: a selection marks the lines that carry it, the backend arms are labelled, a focused line says its origin', async ({ page }) => {
+  const { editor } = await openEditor(page);
+  const lines = await editor.codeLines();
+  // The macro gives every `Cube` it prints the span of the attribute's `Cube`.
+  await editor.select('Cube', ATTRIBUTE);
+  const cube = naming(lines, 'Cube');
+  await expect(editor.carried).toHaveText(`${cube.length} of the ${lines.length} generated lines carry \`Cube\` (marked).`);
+  expect(await editor.carryingLines()).toEqual(cube);
+  // Each backend's arms, labelled from the selectors their lines carry.
+  expect(await editor.servedLabels()).toEqual(['arm for `Cube`', 'arm for `Flex`', 'arm for `Cube`', 'arm for `Flex`']);
+  const zeroArm = lines.findIndex((line) => line.trim().startsWith('(0usize, __has_float_input) =>'));
+  await expect(editor.line(zeroArm).locator('.code-serves')).toHaveText('arm for `Cube`');
+
+  // A generated line that names a backend, focused: what it carries, and the arm it is in.
+  const typeLine = lines.findIndex((line) => line.trim() === 'type _B = burn::backend::Cube;');
+  await editor.line(typeLine).click();
+  await expect(editor.lineOrigin).toHaveText(
+    `Line ${typeLine + 1}: from \`Cube\` in your attribute. It is in the arm for \`Cube\` (of your selectors, its lines carry only \`Cube\`).`,
+  );
+  expect(await editor.sourceMarks()).toEqual(['Cube']);
+  // Enter selects in the field what the line carries.
+  await page.keyboard.press('Enter');
+  await expect(editor.field).toBeFocused();
+  expect(await editor.selection()).toBe('Cube');
+  expect(await editor.sourceMarks()).toEqual([]);
+
+  // The arrow keys move between lines; the last is the impl's closing brace, the macro's own.
+  await editor.code.focus();
+  await page.keyboard.press('End');
+  await expect(editor.line(lines.length - 1)).toBeFocused();
+  await expect(editor.lineOrigin).toHaveText(`Line ${lines.length}: written by the macro; no token on it comes from your text.`);
+  await page.keyboard.press('ArrowUp');
+  await expect(editor.line(lines.length - 2)).toBeFocused();
+
+  // The macro writes the code it generates for Autodiff with tokens of its own.
+  await editor.replace('Cube, Flex)]', 'Cube, Flex, Autodiff)]');
+  await expect(editor.code).toContainText('burn::backend::Autodiff<');
+  await editor.select('Autodiff', ATTRIBUTE);
+  await expect(editor.carried).toHaveText(
+    'No generated line carries `Autodiff`: the macro copied none of its tokens into the code it generated.',
+  );
+  expect(await editor.carryingLines()).toEqual([]);
 });
 
 test('a selector the macro does not know is underlined at its place, with the macro\'s message', async ({ page }) => {

@@ -16,13 +16,14 @@ use leptos::prelude::*;
 use macro_expander::{Expansion, MacroVersion};
 
 use super::browser::details_open;
+use super::editor_code::GeneratedCode;
 use super::editor_export::EditorExport;
 use super::editor_versions::{VersionChoice, VersionDiff};
 use super::expander_shell::{Answer, ExpanderShell};
 use super::state::{Change, use_playground};
 use super::url::{self, HistoryMode};
 use crate::model::scenario::{Declaration, OpKind};
-use crate::teach::editor::marks::{marked_lines, place_label, to_html, utf16_offset};
+use crate::teach::editor::marks::{byte_offset, marked_lines, place_label, to_html, utf16_offset};
 use crate::teach::editor::versions::VERSION_EXAMPLE;
 use crate::teach::editor::{
     Catalog, Offer, capped, catalog_lines, line_words, matching_lines, of_version, starting_text,
@@ -30,7 +31,6 @@ use crate::teach::editor::{
 };
 use crate::teach::export::edited::{OUTLINED_LINE, OpMethod};
 use crate::teach::link::query::MAX_URL_EDITOR_BYTES;
-use crate::teach::routing::highlight;
 
 /// Where the text is kept for the tab's life (a reload, the fusion engine's page).
 const STORAGE_KEY: &str = "playground-editor-text";
@@ -81,6 +81,9 @@ pub fn EditorPanel() -> impl IntoView {
     let in_flight = StoredValue::new(false);
     let edited_since = StoredValue::new(false);
     let escaped = StoredValue::new(false);
+    // The field's selection in bytes, and the bytes the focused generated line carries.
+    let selected = RwSignal::new(None::<std::ops::Range<usize>>);
+    let focused_sources = RwSignal::new(Vec::<std::ops::Range<usize>>::new());
     let field = NodeRef::<Textarea>::new();
     let overlay = NodeRef::<Pre>::new();
     let gutter = NodeRef::<Pre>::new();
@@ -274,6 +277,18 @@ pub fn EditorPanel() -> impl IntoView {
             expand_soon();
         }
     };
+    // The field's selection, in bytes of its text.
+    let read_selection = move || {
+        let Some(field) = field.get_untracked() else {
+            return;
+        };
+        let start = field.selection_start().ok().flatten().unwrap_or(0);
+        let end = field.selection_end().ok().flatten().unwrap_or(start);
+        let bytes = text.with_untracked(|text| byte_offset(text, start)..byte_offset(text, end));
+        if selected.get_untracked() != Some(bytes.clone()) {
+            selected.set(Some(bytes));
+        }
+    };
     // Puts the caret on an error's place (and selects what it points at).
     let select_place = move |bytes: std::ops::Range<usize>| {
         let Some(field) = field.get_untracked() else {
@@ -287,6 +302,7 @@ pub fn EditorPanel() -> impl IntoView {
         });
         let _ = field.focus();
         let _ = field.set_selection_range(start, end);
+        read_selection();
     };
 
     // The highlighted copy under the field, with the newest expansion's errors marked (only
@@ -298,7 +314,7 @@ pub fn EditorPanel() -> impl IntoView {
                     (Some(expansion), Status::Expanded) => expansion.errors.as_slice(),
                     _ => &[],
                 };
-                to_html(&marked_lines(text, errors))
+                focused_sources.with(|sources| to_html(&marked_lines(text, errors, sources)))
             })
         });
         if let Some(overlay) = overlay.get() {
@@ -426,12 +442,11 @@ pub fn EditorPanel() -> impl IntoView {
             .into_any(),
         )
     };
-    let code_html = move || {
+    let has_code = move || {
         shown.with(|expansion| {
             expansion
                 .as_ref()
-                .and_then(|expansion| expansion.code.as_deref())
-                .map(|code| highlight::to_html(&highlight::highlight(code)))
+                .is_some_and(|expansion| expansion.code.is_some())
         })
     };
     let on_licenses = move |event: web_sys::Event| {
@@ -483,8 +498,14 @@ pub fn EditorPanel() -> impl IntoView {
                             autocapitalize="off"
                             wrap="off"
                             rows="12"
-                            on:input=on_input
+                            on:input=move |event| {
+                                on_input(event);
+                                read_selection();
+                            }
                             on:keydown=on_keydown
+                            on:select=move |_| read_selection()
+                            on:keyup=move |_| read_selection()
+                            on:mouseup=move |_| read_selection()
                             on:scroll=move |_| sync_scroll()
                         ></textarea>
                     </div>
@@ -516,11 +537,15 @@ pub fn EditorPanel() -> impl IntoView {
                     {run_offer}
                     <EditorExport text expansion ops=op_methods/>
                 </Show>
-                <Show when=move || code_html().is_some()>
-                    <details class="editor-code" open>
-                        <summary>"The code the macro generated, formatted by prettyplease"</summary>
-                        <pre class="code" data-testid="editor-code"><code inner_html=code_html></code></pre>
-                    </details>
+                <Show when=has_code>
+                    <GeneratedCode
+                        shown
+                        text
+                        current=Signal::derive(move || status.get() == Status::Expanded)
+                        selected
+                        focused_sources
+                        select_text=Callback::new(select_place)
+                    />
                 </Show>
                 <details class="editor-licenses" on:toggle=on_licenses>
                     <summary>"License of the compiled macro code (MIT OR Apache-2.0)"</summary>

@@ -10,7 +10,8 @@
 //! - [`training_view`]: the op inside training steps, with the loss curves.
 //! - [`export_view`]: the scenario as a Cargo project to take home.
 //! - [`editor_view`]: a declaration the person writes, expanded live by burn's own macro code;
-//!   [`expander_shell`] runs that code's worker; [`editor_export`] takes the text home;
+//!   [`expander_shell`] runs that code's worker; [`editor_code`] shows the generated code and
+//!   where each line comes from; [`editor_export`] takes the text home;
 //!   [`editor_versions`] shows it under burn 0.23.0-pre.1's macro code against 0.22.1's.
 //! - [`gallery_view`]: the related-errors gallery.
 //! - [`tour`]: the guided first visit.
@@ -23,6 +24,7 @@
 pub mod banner;
 pub mod browser;
 pub mod controls;
+pub mod editor_code;
 pub mod editor_export;
 pub mod editor_versions;
 pub mod editor_view;

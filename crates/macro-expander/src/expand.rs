@@ -13,7 +13,9 @@ use quote::ToTokens;
 use syn::{Attribute, Item, Meta};
 
 use crate::delimiters::{self, Imbalance};
-use crate::protocol::{Expansion, MAX_TEXT_BYTES, MacroError, MacroVersion, Origin, Place};
+use crate::protocol::{
+    Expansion, MAX_TEXT_BYTES, MacroError, MacroVersion, Origin, Place, SelectorPlace,
+};
 
 /// One version of burn's macro code: what burn's `lib.rs` calls, and its backend catalog.
 pub(crate) struct MacroCode {
@@ -172,6 +174,8 @@ fn expand_text(text: &str, code: &MacroCode) -> Expansion {
     let mut output = TokenStream::new();
     let mut errors = Vec::new();
     let mut expanded_any = false;
+    let mut attributes = Vec::new();
+    let mut selectors = Vec::new();
     for item in file.items {
         match item {
             Item::Trait(mut definition) => {
@@ -182,6 +186,7 @@ fn expand_text(text: &str, code: &MacroCode) -> Expansion {
                 expanded_any = true;
                 let attribute = definition.attrs.remove(index);
                 let attribute_place = place_of_tokens(&attribute);
+                attributes.extend(attribute_place.iter().map(|place| place.bytes.clone()));
                 let arguments = match &attribute.meta {
                     Meta::List(list) => list.tokens.clone(),
                     Meta::Path(_) => TokenStream::new(),
@@ -196,6 +201,7 @@ fn expand_text(text: &str, code: &MacroCode) -> Expansion {
                         continue;
                     }
                 };
+                selectors.extend(selector_places(text, &arguments));
                 match (code.extension)(arguments, definition.into_token_stream()) {
                     Ok(emitted) => {
                         errors.extend(compile_errors(&emitted, attribute_place.as_ref()));
@@ -238,13 +244,34 @@ fn expand_text(text: &str, code: &MacroCode) -> Expansion {
         Ok(file) => prettyplease::unparse(&file),
         Err(_) => output.to_string(),
     };
+    let sources = crate::sources::sources(text, &output, &formatted, &selectors);
     Expansion {
+        line_sources: sources.lines,
+        served: sources.served,
+        attributes,
+        selectors,
         code: Some(formatted),
         tokens: Some(output.to_string()),
         outline: errors.is_empty().then_some(outline),
         errors,
         ..Expansion::default()
     }
+}
+
+/// The name of each selector an attribute's arguments list (the first word of each
+/// comma-separated entry: `Cube`, `Flex` of `Flex: cfg(...)`), with its bytes in `text`.
+fn selector_places(text: &str, arguments: &TokenStream) -> Vec<SelectorPlace> {
+    let trees: Vec<TokenTree> = arguments.clone().into_iter().collect();
+    trees
+        .split(|tree| matches!(tree, TokenTree::Punct(punct) if punct.as_char() == ','))
+        .filter_map(|entry| match entry.first()? {
+            TokenTree::Ident(name) => Some(SelectorPlace {
+                name: name.to_string(),
+                bytes: crate::sources::typed_bytes(name.span(), text)?,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether `attribute` is burn's `#[backend_extension(...)]` (written bare or by its path, as in

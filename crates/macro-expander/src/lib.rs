@@ -13,6 +13,8 @@
 //!   the engine runs, and 0.23.0-pre.1).
 //! - `outline`: what a project implementing an accepted declaration needs of it (its traits,
 //!   selectors and method stubs).
+//! - `sources`: which typed bytes each line of the formatted expansion carries (the spans the
+//!   macro gave its tokens, matched with the formatted text's tokens).
 //! - `delimiters`: where the text's brackets fail to balance, when the lexer could not say.
 //! - [`protocol`]: the answer as plain data, shared with the page (which builds this crate
 //!   without the `expand` feature, so without syn).
@@ -27,12 +29,14 @@ mod expand;
 #[cfg(feature = "expand")]
 mod outline;
 pub mod protocol;
+#[cfg(feature = "expand")]
+mod sources;
 
 #[cfg(feature = "expand")]
 pub use expand::{MAX_NESTING, expand};
 pub use protocol::{
-    Expansion, MAX_TEXT_BYTES, MacroError, MacroVersion, Method, Origin, Outline, Place, Selector,
-    TraitOutline,
+    Expansion, MAX_TEXT_BYTES, MacroError, MacroVersion, Method, Origin, Outline, Place, Region,
+    Selector, SelectorPlace, Served, TraitOutline,
 };
 
 /// The license texts of the compiled macro code, shipped inside the expander: each version's.

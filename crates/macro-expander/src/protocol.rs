@@ -84,6 +84,48 @@ pub struct Expansion {
     /// What a project implementing the declaration needs to know of it: present when the macro
     /// accepted every item without an error.
     pub outline: Option<Outline>,
+    /// For each line of `code`, the bytes of the typed text carried by the tokens printed on
+    /// it (from the spans the macro gave them), merged and in order; empty for a line the macro
+    /// wrote alone.
+    pub line_sources: Vec<Vec<Range<usize>>>,
+    /// The bytes of each `#[backend_extension(...)]` attribute the macro read, in the text's
+    /// order.
+    pub attributes: Vec<Range<usize>>,
+    /// The selectors those attributes list, each with the bytes of its name, in the text's order.
+    pub selectors: Vec<SelectorPlace>,
+    /// The generated impls and match arms that serve one selector: those whose lines carry the
+    /// bytes of exactly one selector's name (an arm inside one that serves the same selector is
+    /// not listed again).
+    pub served: Vec<Served>,
+}
+
+/// A selector's name where the attribute writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectorPlace {
+    /// The name, as written (`Cube`, `Flex`, `Autodiff`, …).
+    pub name: String,
+    /// Its bytes in the text.
+    pub bytes: Range<usize>,
+}
+
+/// Which generated item a [`Served`] region is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Region {
+    /// An `impl` block.
+    Impl,
+    /// A match arm.
+    Arm,
+}
+
+/// A generated impl or match arm, and the one selector whose name its lines carry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Served {
+    /// An impl or an arm.
+    pub region: Region,
+    /// Its lines in `code`, counted from 0, the last excluded.
+    pub lines: Range<usize>,
+    /// The selector, as written.
+    pub selector: String,
 }
 
 /// A declaration the macro accepted, as read from the text (not from the expansion): what an

@@ -5,10 +5,14 @@
 //! - [`matching_lines`]: the catalog lines whose expansion is the typed one's, token for token.
 //! - [`marks`]: the typed text as highlighted pieces, with the macro's errors marked at their
 //!   bytes; places as people read them and as a text field selects them.
+//! - [`sources`]: where each generated line comes from (the spans the macro gave its tokens):
+//!   the lines a selection of the text is carried by, a line's origin in words, the impls and
+//!   arms that serve one selector.
 //! - [`verdict`]: what the page may say was checked, from the expander's answer.
 //! - [`versions`]: the text under 0.23.0-pre.1's macro code against 0.22.1's.
 
 pub mod marks;
+pub mod sources;
 pub mod versions;
 
 use macro_expander::{Expansion, MacroVersion, Origin};
@@ -184,8 +188,7 @@ mod tests {
                 })
                 .collect(),
             macro_version: "0.22.1".to_owned(),
-            outline: None,
-            catalog: Vec::new(),
+            ..Expansion::default()
         }
     }
 

@@ -151,13 +151,35 @@ impl TokenKind {
 /// one call across the JavaScript boundary at a time took 50–130 ms per declaration change on
 /// two cores; the browser parses the string in a few.
 pub fn to_html(lines: &[Vec<Token>]) -> String {
+    to_html_with(lines, |_| LineExtras::default())
+}
+
+/// What a caller adds to one line of [`to_html_with`]'s HTML.
+#[derive(Debug, Default)]
+pub struct LineExtras {
+    /// A class beside `line`.
+    pub class: Option<&'static str>,
+    /// Attributes written into the line's tag, each with its leading space.
+    pub attributes: &'static str,
+    /// HTML after the line's tokens.
+    pub after: String,
+}
+
+/// [`to_html`], with `extras(index)` added to line `index`.
+pub fn to_html_with(lines: &[Vec<Token>], extras: impl Fn(usize) -> LineExtras) -> String {
     use std::fmt::Write as _;
     let mut html = String::new();
     for (index, tokens) in lines.iter().enumerate() {
+        let LineExtras {
+            class,
+            attributes,
+            after,
+        } = extras(index);
+        let class = class.map(|class| format!(" {class}")).unwrap_or_default();
         // Writing to a String cannot fail.
         let _ = write!(
             html,
-            "<span class=\"line\" data-line=\"{index}\"><span class=\"line-number\" aria-hidden=\"true\">{}</span>",
+            "<span class=\"line{class}\" data-line=\"{index}\"{attributes}><span class=\"line-number\" aria-hidden=\"true\">{}</span>",
             index + 1
         );
         for token in tokens {
@@ -165,6 +187,7 @@ pub fn to_html(lines: &[Vec<Token>]) -> String {
             escape_into(&mut html, &token.text);
             html.push_str("</span>");
         }
+        html.push_str(&after);
         html.push_str("\n</span>");
     }
     html
