@@ -20,11 +20,11 @@ pub(crate) struct Sources {
     pub served: Vec<Served>,
 }
 
-/// One token as printed, with the typed bytes its span points at (for emitted tokens) or the
-/// line it is printed on (for the formatted text's tokens).
-struct Printed<T> {
+/// One token as printed, with its span (into the typed text for an emitted token, into the
+/// formatted text for one lexed again).
+struct Printed {
     text: String,
-    at: T,
+    span: Span,
 }
 
 /// How far the matching looks ahead when the two token runs differ: prettyplease adds or drops
@@ -41,9 +41,9 @@ pub(crate) fn typed_bytes(span: Span, text: &str) -> Option<Range<usize>> {
 
 /// `stream`'s tokens in print order, a group's delimiters as tokens of their own, without
 /// recursion (a stream nests as deep as its text).
-fn flatten<T>(stream: TokenStream, at: &impl Fn(Span) -> T) -> Vec<Printed<T>> {
+fn flatten(stream: TokenStream) -> Vec<Printed> {
     let mut printed = Vec::new();
-    let mut stack: Vec<(std::vec::IntoIter<TokenTree>, Option<Printed<T>>)> =
+    let mut stack: Vec<(std::vec::IntoIter<TokenTree>, Option<Printed>)> =
         vec![(stream.into_iter().collect::<Vec<_>>().into_iter(), None)];
     while let Some((trees, _)) = stack.last_mut() {
         let Some(tree) = trees.next() else {
@@ -62,12 +62,12 @@ fn flatten<T>(stream: TokenStream, at: &impl Fn(Span) -> T) -> Vec<Printed<T>> {
                 };
                 let close = (!close.is_empty()).then(|| Printed {
                     text: close.to_owned(),
-                    at: at(group.span_close()),
+                    span: group.span_close(),
                 });
                 if !open.is_empty() {
                     printed.push(Printed {
                         text: open.to_owned(),
-                        at: at(group.span_open()),
+                        span: group.span_open(),
                     });
                 }
                 stack.push((
@@ -77,15 +77,15 @@ fn flatten<T>(stream: TokenStream, at: &impl Fn(Span) -> T) -> Vec<Printed<T>> {
             }
             TokenTree::Ident(ident) => printed.push(Printed {
                 text: ident.to_string(),
-                at: at(ident.span()),
+                span: ident.span(),
             }),
             TokenTree::Punct(punct) => printed.push(Printed {
                 text: punct.as_char().to_string(),
-                at: at(punct.span()),
+                span: punct.span(),
             }),
             TokenTree::Literal(literal) => printed.push(Printed {
                 text: literal.to_string(),
-                at: at(literal.span()),
+                span: literal.span(),
             }),
         }
     }
@@ -109,7 +109,6 @@ pub(crate) fn sources(
     let lines = line_sources(text, emitted, formatted, &reprinted);
     let mut served = Vec::new();
     serving(reprinted, &lines, selectors, None, &mut served);
-    served.sort_by_key(|served| (served.lines.start, served.lines.end));
     Sources { lines, served }
 }
 
@@ -178,20 +177,18 @@ fn served_selector<'a>(
     lines: Range<usize>,
     selectors: &'a [SelectorPlace],
 ) -> Option<&'a str> {
-    let mut names: Vec<&str> = selectors
-        .iter()
-        .filter(|selector| {
-            carried
-                .get(lines.clone())
-                .unwrap_or_default()
-                .iter()
-                .flatten()
-                .any(|bytes| bytes.start < selector.bytes.end && selector.bytes.start < bytes.end)
-        })
-        .map(|selector| selector.name.as_str())
-        .collect();
-    names.sort_unstable();
-    names.dedup();
+    let mut names: Vec<&str> = Vec::new();
+    for selector in selectors {
+        let carries = carried
+            .get(lines.clone())
+            .unwrap_or_default()
+            .iter()
+            .flatten()
+            .any(|bytes| bytes.start < selector.bytes.end && selector.bytes.start < bytes.end);
+        if carries && !names.contains(&selector.name.as_str()) {
+            names.push(&selector.name);
+        }
+    }
     match names.as_slice() {
         [name] => Some(name),
         _ => None,
@@ -215,11 +212,16 @@ fn serving(
             continue;
         };
         if serves != Some(selector) {
-            found.push(Served {
-                region,
-                lines,
-                selector: selector.to_owned(),
-            });
+            // In the order of their first lines (a region is found before those inside it).
+            let at = found.partition_point(|before| before.lines.start <= lines.start);
+            found.insert(
+                at,
+                Served {
+                    region,
+                    lines,
+                    selector: selector.to_owned(),
+                },
+            );
         }
         for index in indices {
             around[index] = Some(selector);
@@ -241,16 +243,24 @@ fn line_sources(
     reprinted: &TokenStream,
 ) -> Vec<Vec<Range<usize>>> {
     let mut lines = vec![Vec::new(); formatted.lines().count()];
-    let emitted = flatten(emitted.clone(), &|span| typed_bytes(span, text));
-    let reprinted = flatten(reprinted.clone(), &|span| span.start().line);
+    let emitted = flatten(emitted.clone());
+    let reprinted = flatten(reprinted.clone());
     let (mut e, mut r) = (0, 0);
     while e < emitted.len() && r < reprinted.len() {
         if emitted[e].text == reprinted[r].text {
-            if let (Some(bytes), Some(line)) = (
-                &emitted[e].at,
-                lines.get_mut(reprinted[r].at.wrapping_sub(1)),
-            ) {
-                line.push(bytes.clone());
+            let line = reprinted[r].span.start().line.wrapping_sub(1);
+            if let (Some(bytes), Some(line)) =
+                (typed_bytes(emitted[e].span, text), lines.get_mut(line))
+            {
+                // Kept in order and merged as they come: a line carries a few pieces.
+                let at = line.partition_point(|kept: &Range<usize>| kept.end < bytes.start);
+                match line.get_mut(at) {
+                    Some(kept) if kept.start <= bytes.end => {
+                        kept.start = kept.start.min(bytes.start);
+                        kept.end = kept.end.max(bytes.end);
+                    }
+                    _ => line.insert(at, bytes),
+                }
             }
             e += 1;
             r += 1;
@@ -272,17 +282,6 @@ fn line_sources(
             Some((next_e, next_r)) => (e, r) = (next_e, next_r),
             None => (e, r) = (e + 1, r + 1),
         }
-    }
-    for line in &mut lines {
-        line.sort_by_key(|bytes| (bytes.start, bytes.end));
-        let mut merged: Vec<Range<usize>> = Vec::new();
-        for bytes in line.drain(..) {
-            match merged.last_mut() {
-                Some(last) if bytes.start <= last.end => last.end = last.end.max(bytes.end),
-                _ => merged.push(bytes),
-            }
-        }
-        *line = merged;
     }
     lines
 }
