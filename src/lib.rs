@@ -39,7 +39,13 @@
 //! - [`teach`]: page-only knowledge, tested natively, in rooms of one concern each.
 //! - `ui` (feature `ui`): the Leptos page.
 //!
-//! A third wasm, the editor's expander, is its own crate (`crates/macro-expander`): burn's macro
+//! The editor ("Write your own declaration") is a third wasm of this crate, bin `editor-ui`:
+//! the same `ui` library, entered through `ui::editor_view::mount` instead of the page's app, so
+//! each wasm links only what its entry reaches. The page fetches it when the editor's box first
+//! opens and hands it a link to its state (`ui::editor_link`); a visit that never opens the box
+//! downloads none of it.
+//!
+//! A fourth wasm, the editor's expander, is its own crate (`crates/macro-expander`): burn's macro
 //! modules compiled as a library (`crates/burn-macro`, 0.22.1 and 0.23.0-pre.1), run in a worker
 //! of its own. This crate knows only its answers' data (`macro_expander::protocol`, without the
 //! macro code).

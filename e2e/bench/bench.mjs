@@ -284,8 +284,8 @@ async function transferSizes() {
     });
   }
   // A first visit fetches the page's wasm and the engine without fusion; the fusion engine only
-  // when a visitor turns fusion on, the expander only when the editor opens.
-  const lazy = (row) => row.file.startsWith('engine-worker-fusion') || row.file.startsWith('expander-');
+  // when a visitor turns fusion on, the editor (its UI and the expander) only when it opens.
+  const lazy = (row) => /^(engine-worker-fusion|expander-|editor-)/.test(row.file);
   const wasm = rows.filter((row) => row.file.endsWith('.wasm') && !lazy(row));
   const sum = (list, key) => list.reduce((total, row) => total + row[key], 0);
   const engine = (name) => rows.find((row) => row.file === name);

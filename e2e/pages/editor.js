@@ -9,6 +9,7 @@ export class Editor {
     this.box = this.page.locator('#editor');
     this.field = this.page.locator('#editor-text');
     this.status = this.page.getByTestId('editor-status');
+    this.loading = this.page.getByTestId('editor-loading');
     this.verdict = this.page.getByTestId('editor-verdict');
     this.errors = this.page.getByTestId('editor-errors');
     this.code = this.page.getByTestId('editor-code');

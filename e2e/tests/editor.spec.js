@@ -267,6 +267,26 @@ test('a worker that fails is reported, the text kept, and the next edit starts a
   await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex)] of shift_ids');
 });
 
+test('an editor whose wasm does not load is reported in its box, and opening the box again loads it', async ({ page }) => {
+  const playground = new Playground(page);
+  await playground.open(QUERY);
+  await page.route('**/editor-ui_bg.wasm', (route) => route.fulfill({ status: 500, body: 'down' }));
+  const editor = new Editor(playground);
+  const summary = editor.box.locator('summary').first();
+  await summary.click();
+  await expect(editor.loading).toContainText('The editor did not load (', { timeout: 30_000 });
+  await expect(editor.loading).toContainText('Close and open the box to try again.');
+  // The page itself is untouched: the scenario still runs.
+  await playground.run();
+  expect(await playground.outcomeKind()).toBe('panicked');
+  await page.unroute('**/editor-ui_bg.wasm');
+  await summary.click();
+  await summary.click();
+  await editor.expanded();
+  await expect(editor.loading).toHaveText('');
+  await expect(editor.runsHere).toContainText('#[backend_extension(Cube, Flex)] of shift_ids');
+});
+
 test('the link holds the edited text: opened elsewhere, the editor opens with it and expands it', async ({ page, context }) => {
   const { editor } = await openEditor(page);
   await editor.replace('fn shift_ids(', 'fn shift_linked(');
@@ -328,7 +348,8 @@ test('at 390 px the editor scrolls inside itself, not the page, and axe finds no
   }
 });
 
-const EXPANDER_FILE = /expander-(worker|bootstrap)/;
+/** The editor's files: its UI's wasm and bootstrap, and its expander's. */
+const EDITOR_FILE = /(expander-(worker|bootstrap)|editor-(ui|bootstrap))/;
 
 /** Every path this browser's caches hold. */
 function cachedPaths(page) {
@@ -341,7 +362,7 @@ function cachedPaths(page) {
   });
 }
 
-test('a first visit never downloads the expander; opening the editor does, and the service worker keeps it', async ({ browser }) => {
+test('a first visit never downloads the editor or its expander; opening the editor does, and the service worker keeps them', async ({ browser }) => {
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   const page = await context.newPage();
   const requested = [];
@@ -351,16 +372,18 @@ test('a first visit never downloads the expander; opening the editor does, and t
   await expect
     .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? null), { timeout: 60_000 })
     .toBe('activated');
-  expect(requested.filter((path) => EXPANDER_FILE.test(path))).toEqual([]);
-  expect((await cachedPaths(page)).filter((path) => EXPANDER_FILE.test(path))).toEqual([]);
+  expect(requested.filter((path) => EDITOR_FILE.test(path))).toEqual([]);
+  expect((await cachedPaths(page)).filter((path) => EDITOR_FILE.test(path))).toEqual([]);
 
   // Controlled by the service worker now (a reload), the editor's first opening fetches it.
   await page.reload();
   await playground.waitForEngine();
   const editor = new Editor(playground);
   await editor.open();
-  await expect
-    .poll(async () => (await cachedPaths(page)).filter((path) => path.endsWith('expander-worker_bg.wasm')).length, { timeout: 30_000 })
-    .toBe(1);
+  for (const wasm of ['editor-ui_bg.wasm', 'expander-worker_bg.wasm']) {
+    await expect
+      .poll(async () => (await cachedPaths(page)).filter((path) => path.endsWith(wasm)).length, { timeout: 30_000 })
+      .toBe(1);
+  }
   await context.close();
 });

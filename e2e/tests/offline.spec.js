@@ -9,7 +9,7 @@ import { Playground } from '../pages/playground.js';
 import { startStaticHost } from '../static-host.mjs';
 
 /** The files the service worker keeps only once a visit uses them (as src/ui/sw.js says). */
-const LAZY = /^(engine-(worker|bootstrap)-fusion|expander-)/;
+const LAZY = /^(engine-(worker|bootstrap)-fusion|expander-|editor-)/;
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -84,10 +84,10 @@ test('a new build replaces the cached one whole, once no page of the old one is 
     await expect.poll(() => controlled(first), { timeout: 60_000 }).toBe(true);
     const old = await cacheState(first);
     // One cache, named after the build, holding exactly the build's files but the fusion
-    // engine's and the editor's expander's (three each), which it keeps only once a visit uses
-    // them.
+    // engine's, the editor's and its expander's (three each), which it keeps only once a visit
+    // uses them.
     const eager = old.files.filter((name) => !LAZY.test(name));
-    expect(old.files.length - eager.length).toBe(6);
+    expect(old.files.length - eager.length).toBe(9);
     expect(old.names).toEqual([`playground-${old.id}`]);
     expect(old.kept[`playground-${old.id}`]).toEqual(eager);
     expect(old.files).toContain('engine-worker_bg.wasm');

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use macro_expander::Expansion;
 
 use super::browser::{details_open, download};
-use super::state::use_playground;
+use super::editor_link::use_editor_host;
 use crate::model::scenario::Scenario;
 use crate::teach::export::edited::{OpMethod, export_edited};
 use crate::teach::export::project::{FILES, Project};
@@ -23,7 +23,7 @@ pub fn EditorExport(
     expansion: RwSignal<Option<Expansion>>,
     ops: RwSignal<Option<Vec<OpMethod>>>,
 ) -> impl IntoView {
-    let playground = use_playground();
+    let host = use_editor_host();
     let status = RwSignal::new(None::<String>);
     let ready = Memo::new(move |_| {
         expansion.with(|expansion| {
@@ -34,9 +34,8 @@ pub fn EditorExport(
     });
     // Written only when downloaded or a file opened: the scenario's input may be large.
     let project = move || -> Option<Project> {
-        let scenario = playground
-            .form
-            .with_untracked(|form| playground.parse_cache.scenario(form).ok())
+        let scenario = host
+            .scenario()
             .or_else(|| Form::default().scenario().ok())
             .map(|scenario| Scenario {
                 fix: crate::model::scenario::Fix::None,

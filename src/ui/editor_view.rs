@@ -18,10 +18,9 @@ use macro_expander::{Expansion, MacroVersion};
 use super::browser::details_open;
 use super::editor_code::GeneratedCode;
 use super::editor_export::EditorExport;
+use super::editor_link::{EditorHost, use_editor_host};
 use super::editor_versions::{VersionChoice, VersionDiff};
 use super::expander_shell::{Answer, ExpanderShell};
-use super::state::{Change, use_playground};
-use super::url::{self, HistoryMode};
 use crate::model::scenario::{Declaration, OpKind};
 use crate::teach::editor::marks::{byte_offset, marked_lines, place_label, to_html, utf16_offset};
 use crate::teach::editor::versions::VERSION_EXAMPLE;
@@ -54,10 +53,20 @@ fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
 
-/// The editor's panel.
+/// Mounts the editor in `host` (the page's "Write your own declaration" box, which is open),
+/// over the page's `link` ([`super::editor_link::page_link`]).
+pub fn mount(host: web_sys::HtmlElement, link: wasm_bindgen::JsValue) {
+    leptos::mount::mount_to(host, move || {
+        provide_context(EditorHost::new(link));
+        view! { <EditorBox/> }
+    })
+    .forget();
+}
+
+/// What the editor's box holds once its wasm is loaded.
 #[component]
-pub fn EditorPanel() -> impl IntoView {
-    let playground = use_playground();
+pub fn EditorBox() -> impl IntoView {
+    let host = use_editor_host();
     let text = RwSignal::new(String::new());
     let cut = RwSignal::new(false);
     let status = RwSignal::new(Status::Idle);
@@ -179,12 +188,7 @@ pub fn EditorPanel() -> impl IntoView {
         if let Some(storage) = session_storage() {
             let _ = storage.set_item(STORAGE_KEY, kept);
         }
-        playground
-            .form
-            .update(|form| form.editor = Some(kept.to_owned()));
-        playground
-            .form
-            .with_untracked(|form| url::write(form, HistoryMode::Replace));
+        host.set_text(kept);
         text.set(kept.to_owned());
     };
     let load = move |value: String| {
@@ -195,9 +199,9 @@ pub fn EditorPanel() -> impl IntoView {
         expand_now();
     };
     let start_from_form = move || {
-        let (op, declaration) = playground
-            .form
-            .with_untracked(|form| (form.op, form.declaration));
+        let (op, declaration) = host
+            .state
+            .with_untracked(|state| (state.op, state.declaration));
         load(starting_text(op, declaration));
     };
     // Opened for the first time: the link's text, the tab's, or the scenario's declaration.
@@ -205,25 +209,17 @@ pub fn EditorPanel() -> impl IntoView {
         if status.get_untracked() != Status::Idle {
             return;
         }
-        let linked = playground.form.with_untracked(|form| form.editor.clone());
+        let linked = host.state.with_untracked(|state| state.editor.clone());
         let kept = || session_storage()?.get_item(STORAGE_KEY).ok().flatten();
         match linked.or_else(kept) {
             Some(text) if !text.is_empty() => load(text),
             _ => start_from_form(),
         }
     };
-    let on_toggle = move |event: web_sys::Event| {
-        if details_open(&event) {
-            first_open();
-        }
-    };
-    // A link with the editor's text opens the editor with it.
-    let details = NodeRef::<leptos::html::Details>::new();
+    // Mounted when the box first opens (or a link with the editor's text opened it): the text
+    // goes into the field once the field is there.
     Effect::new(move |_| {
-        if let Some(details) = details.get()
-            && playground.form.with_untracked(|form| form.editor.is_some())
-        {
-            details.set_open(true);
+        if field.get().is_some() {
             first_open();
         }
     });
@@ -393,9 +389,9 @@ pub fn EditorPanel() -> impl IntoView {
     });
     let run_offer = move || {
         let found = matched.get()?;
-        let (op, current, fusion) = playground
-            .form
-            .with(|form| (form.op, form.declaration, form.fusion));
+        let (op, current, fusion) = host
+            .state
+            .with(|state| (state.op, state.declaration, state.fusion));
         let Some(&(line_op, line)) = found
             .iter()
             .find(|(found_op, line)| *found_op == op && *line == current)
@@ -413,18 +409,9 @@ pub fn EditorPanel() -> impl IntoView {
         let selected = line_op == op && line == current;
         let (words, offer) = line_words(line_op, line, found.len(), fusion, selected);
         let run = move |_| match offer {
-            Offer::RunWithFusion => {
-                let mut next = playground.form.get_untracked();
-                next.op = line_op;
-                next.declaration = line;
-                next.fusion = true;
-                url::reload_with(&next);
-            }
-            Offer::RunAgain => playground.schedule_run(0),
-            Offer::Run | Offer::ShowNotBuilt => playground.edit(Change::Toggle, |form| {
-                form.op = line_op;
-                form.declaration = line;
-            }),
+            Offer::RunWithFusion => host.run_with_fusion(line_op, line),
+            Offer::RunAgain => host.run_again(),
+            Offer::Run | Offer::ShowNotBuilt => host.choose(line_op, line),
         };
         let button = match offer {
             Offer::RunWithFusion => "Run it with burn's fusion (loads that engine)",
@@ -459,11 +446,6 @@ pub fn EditorPanel() -> impl IntoView {
     };
 
     view! {
-        <section class="panel editor-panel" aria-labelledby="editor-heading">
-            <details id="editor" node_ref=details on:toggle=on_toggle>
-                <summary>
-                    <h2 id="editor-heading">"Write your own declaration"</h2>
-                </summary>
                 <p class="note">
                     "Edit the trait, its selectors and its methods: burn's own macro code (burn-backend-extension, compiled to WebAssembly and loaded when this box first opens) expands it as you type."
                 </p>
@@ -511,7 +493,7 @@ pub fn EditorPanel() -> impl IntoView {
                     </div>
                 </div>
                 <p id="editor-keys" class="note">"Tab indents; Esc, then Tab, leaves the editor."</p>
-                <Show when=move || playground.form.with(|form| form.link_omits_editor())>
+                <Show when=move || host.state.with(|state| state.omits_editor)>
                     <p class="note" data-testid="editor-link-limit">
                         {format!(
                             "The text is longer than a link carries ({} KiB): the page's link leaves it out, and this tab keeps it.",
@@ -551,7 +533,5 @@ pub fn EditorPanel() -> impl IntoView {
                     <summary>"License of the compiled macro code (MIT OR Apache-2.0)"</summary>
                     <pre class="license-text">{move || licenses.get().unwrap_or_else(|| "Loading…".to_owned())}</pre>
                 </details>
-            </details>
-        </section>
     }
 }

@@ -9,9 +9,12 @@
 //! - [`routing_view`]: the generated routing, with the arm the last run took highlighted.
 //! - [`training_view`]: the op inside training steps, with the loss curves.
 //! - [`export_view`]: the scenario as a Cargo project to take home.
-//! - [`editor_view`]: a declaration the person writes, expanded live by burn's own macro code;
-//!   [`expander_shell`] runs that code's worker; [`editor_code`] shows the generated code and
-//!   where each line comes from; [`editor_export`] takes the text home;
+//! - [`editor_shell`]: the "Write your own declaration" box, which loads the editor (its own
+//!   wasm, bin `editor-ui`) when it first opens; [`editor_link`] is what the page and the editor
+//!   say to each other. The editor: [`editor_view`], a declaration the person writes, expanded
+//!   live by burn's own macro code; [`expander_shell`] runs that code's worker; [`editor_code`]
+//!   shows the generated code and where each line comes from; [`editor_export`] takes the text
+//!   home;
 //!   [`editor_versions`] shows it under burn 0.23.0-pre.1's macro code against 0.22.1's.
 //! - [`gallery_view`]: the related-errors gallery.
 //! - [`tour`]: the guided first visit.
@@ -26,6 +29,8 @@ pub mod browser;
 pub mod controls;
 pub mod editor_code;
 pub mod editor_export;
+pub mod editor_link;
+pub mod editor_shell;
 pub mod editor_versions;
 pub mod editor_view;
 pub mod engine_loader;
@@ -48,7 +53,7 @@ use leptos::prelude::*;
 
 use banner::{EngineBanner, OfflineNotice, UrlNotices};
 use controls::Controls;
-use editor_view::EditorPanel;
+use editor_shell::EditorPanel;
 use export_view::ExportPanel;
 use gallery_view::GalleryView;
 use outcome_view::OutcomePanel;

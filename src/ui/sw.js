@@ -13,11 +13,12 @@
 // Where the host does not compress (a plain static host), the precompressed `.gz` copy dist/
 // ships is fetched and decompressed here: the bytes that cross the network are the gzip ones.
 // Where it does, installing revalidates what the first visit already downloaded (a 304, no body).
-// The fusion engine and the editor's expander are kept once a visit has used them, not at
-// install: a visitor who never turns fusion on or opens the editor never downloads them.
+// The fusion engine and the editor (its UI's wasm and its expander's) are kept once a visit has
+// used them, not at install: a visitor who never turns fusion on or opens the editor never
+// downloads them.
 const BUILD = null;
 const CACHE = `playground-${BUILD?.id}`;
-const LAZY = /^(engine-(worker|bootstrap)-fusion|expander-)/;
+const LAZY = /^(engine-(worker|bootstrap)-fusion|expander-|editor-)/;
 const TYPES = {
   wasm: 'application/wasm',
   js: 'text/javascript',
@@ -86,7 +87,7 @@ self.addEventListener('fetch', (event) => {
       const kept = await caches.match(key, { cacheName: CACHE });
       if (kept) return kept;
       if (!LAZY.test(name)) return fetch(event.request);
-      // A file fetched only when used (the fusion engine, the expander), first used now: kept
+      // A file fetched only when used (the fusion engine, the editor), first used now: kept
       // for the next visit.
       const response = await download(name);
       if (response.ok) await (await caches.open(CACHE)).put(key, response.clone());
