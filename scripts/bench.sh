@@ -8,7 +8,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-ensure_setup --node chromium
+ensure_setup --node chromium python3
 
 build_times="{}"
 if [ "${BENCH_COLD:-0}" = 1 ]; then

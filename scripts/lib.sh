@@ -105,8 +105,8 @@ ensure_node_tools() {
   fi
 }
 
-# Finishes a release dist/ for shipping: the Content-Security-Policy, both wasm files (the
-# engine's and the page's) shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108
+# Finishes a release dist/ for shipping: the Content-Security-Policy, the engines without the IR
+# text parsers they never call (scripts/snip-wasm.py), every wasm file shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108
 # produces a wasm that breaks in browsers), the build's manifest (the service worker that keeps
 # the build for offline visits, the engine's sizes for its download bar), and precompressed
 # .br/.gz copies of every file. Kept out of `trunk serve`: wasm-opt takes minutes.
@@ -114,6 +114,17 @@ optimize_dist() {
   ensure_node_tools
   node "$ROOT/scripts/add-csp.mjs" "$ROOT/dist/index.html"
   local wasm
+  for wasm in "$ROOT"/dist/engine-worker*_bg.wasm; do
+    # cubecl's IR is pliron's, whose text form can be parsed back: every op and type registers
+    # its parser at start, so the linker keeps them all (with the combine parsers under them),
+    # and nothing in the engine ever parses IR text. Their bodies become `unreachable`, and
+    # wasm-opt drops what only they called (BENCHMARKS.md has the profile and the figures).
+    # Only functions named as the parsers themselves: glue named after a parser's type (a
+    # `drop_in_place`) is shared with identical glue the engine does run.
+    step "snipping the IR text parsers from $(basename "$wasm")"
+    python3 "$ROOT/scripts/snip-wasm.py" "$wasm" \
+      '^<[^<>]* as pliron::parsable::Parsable>::parse' '^pliron::parsable::' '^pliron::irfmt::parsers::'
+  done
   for wasm in "$ROOT"/dist/*_bg.wasm; do
     step "wasm-opt -Oz $(basename "$wasm")"
     "$ROOT/e2e/node_modules/.bin/wasm-opt" -Oz --strip-debug --strip-producers \
