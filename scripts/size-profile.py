@@ -13,58 +13,15 @@ import os
 import re
 import sys
 
-
-def leb128(buf, i):
-    value = shift = 0
-    while True:
-        byte = buf[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
-
-
-def sections(buf):
-    """(id, start, end) of each section."""
-    i = 8
-    while i < len(buf):
-        kind = buf[i]
-        size, i = leb128(buf, i + 1)
-        yield kind, i, i + size
-        i += size
+from wasm_sections import function_names, imported_functions, leb128, sections
 
 
 def read(path):
     buf = open(path, 'rb').read()
     imported, bodies, names, data = 0, [], {}, 0
-    for kind, start, end in sections(buf):
-        if kind == 2:  # imports: count the imported functions (they take the first indices)
-            count, i = leb128(buf, start)
-            for _ in range(count):
-                for _ in range(2):
-                    length, i = leb128(buf, i)
-                    i += length
-                desc = buf[i]
-                i += 1
-                if desc == 0:
-                    _, i = leb128(buf, i)
-                    imported += 1
-                elif desc == 1:
-                    i += 1
-                    flags, i = leb128(buf, i)
-                    _, i = leb128(buf, i)
-                    if flags & 1:
-                        _, i = leb128(buf, i)
-                elif desc == 2:
-                    flags, i = leb128(buf, i)
-                    _, i = leb128(buf, i)
-                    if flags & 1:
-                        _, i = leb128(buf, i)
-                elif desc == 3:
-                    i += 2
-                else:
-                    _, i = leb128(buf, i + 1)
+    for kind, _, start, end in sections(buf):
+        if kind == 2:
+            imported = imported_functions(buf, start)
         elif kind == 10:  # code
             count, i = leb128(buf, start)
             for _ in range(count):
@@ -74,21 +31,7 @@ def read(path):
         elif kind == 11:  # data
             data += end - start
         elif kind == 0:  # custom: the `name` section's function names
-            length, i = leb128(buf, start)
-            if buf[i:i + length] != b'name':
-                continue
-            i += length
-            while i < end:
-                sub = buf[i]
-                size, i = leb128(buf, i + 1)
-                if sub == 1:
-                    count, j = leb128(buf, i)
-                    for _ in range(count):
-                        index, j = leb128(buf, j)
-                        length, j = leb128(buf, j)
-                        names[index] = buf[j:j + length].decode('utf-8', 'replace')
-                        j += length
-                i += size
+            names.update(function_names(buf, start, end))
     return imported, bodies, names, data
 
 

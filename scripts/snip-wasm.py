@@ -4,7 +4,7 @@
 usage: python3 scripts/snip-wasm.py FILE.wasm PATTERN [PATTERN...]
 
 Each function whose name (the wasm's `name` section, as wasm-bindgen leaves it) matches one of
-the PATTERNs (Python regular expressions, searched in the mangled name) gets the body
+the PATTERNs (Python regular expressions, searched in the demangled name) gets the body
 `unreachable`; wasm-opt then drops whatever only those bodies called. The file is rewritten in
 place, and the count and bytes of the bodies replaced are printed. Run it before wasm-opt, which
 strips the names. The idea is wasm-snip's (rustwasm); this is a few lines of section rewriting
@@ -16,89 +16,7 @@ takes, so a wrong pattern fails them.
 import re
 import sys
 
-
-def leb128(buf, i):
-    value = shift = 0
-    while True:
-        byte = buf[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
-
-
-def uleb(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def sections(buf):
-    """(id, header start, payload start, end) of each section."""
-    i = 8
-    while i < len(buf):
-        head = i
-        kind = buf[i]
-        size, i = leb128(buf, i + 1)
-        yield kind, head, i, i + size
-        i += size
-
-
-def imported_functions(buf, start):
-    count, i = leb128(buf, start)
-    functions = 0
-    for _ in range(count):
-        for _ in range(2):
-            length, i = leb128(buf, i)
-            i += length
-        desc = buf[i]
-        i += 1
-        if desc == 0:
-            _, i = leb128(buf, i)
-            functions += 1
-        elif desc == 1:
-            i += 1
-            flags, i = leb128(buf, i)
-            _, i = leb128(buf, i)
-            if flags & 1:
-                _, i = leb128(buf, i)
-        elif desc == 2:
-            flags, i = leb128(buf, i)
-            _, i = leb128(buf, i)
-            if flags & 1:
-                _, i = leb128(buf, i)
-        elif desc == 3:
-            i += 2
-        else:
-            _, i = leb128(buf, i + 1)
-    return functions
-
-
-def function_names(buf, start, end):
-    length, i = leb128(buf, start)
-    if buf[i:i + length] != b'name':
-        return {}
-    i += length
-    names = {}
-    while i < end:
-        sub = buf[i]
-        size, i = leb128(buf, i + 1)
-        if sub == 1:
-            count, j = leb128(buf, i)
-            for _ in range(count):
-                index, j = leb128(buf, j)
-                length, j = leb128(buf, j)
-                names[index] = buf[j:j + length].decode('utf-8', 'replace')
-                j += length
-        i += size
-    return names
+from wasm_sections import function_names, imported_functions, leb128, sections, uleb
 
 
 # No locals; `unreachable`; `end`.
