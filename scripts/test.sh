@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test, installing whatever is missing first:
 #   0. the Rust sources formatted as rustfmt formats them, and clippy clean (natively, and for the
-#      page's, the engine worker's and the expander's wasm builds); the expander's own tests;
+#      page's, the editor's, the engine worker's and the expander's wasm builds); the expander's own tests;
 #   1. native tests on real burn: the parser, the form, the claims the page makes, and the whole
 #      routing matrix and training on wgpu (Mesa's lavapipe Vulkan driver stands in for a GPU)
 #      and on the Flex CPU backend; the exported Cargo projects built and run; then the matrix,
@@ -26,10 +26,10 @@ ensure_rust_components
 step "formatting (cargo fmt --check)"
 cargo fmt --check
 
-step "clippy (native with and without burn's fusion, page wasm, both engine wasms, the expander)"
+step "clippy (native with and without burn's fusion, page and editor wasm, both engine wasms, the expander)"
 cargo clippy --all-targets --quiet -- -D warnings
 cargo clippy --all-targets --features fusion --quiet -- -D warnings
-cargo clippy --bin playground --lib --no-default-features --features ui \
+cargo clippy --bin playground --bin editor-ui --lib --no-default-features --features ui \
   --target wasm32-unknown-unknown --quiet -- -D warnings
 cargo clippy --bin engine-worker --lib --no-default-features --features worker \
   --target wasm32-unknown-unknown --quiet -- -D warnings
