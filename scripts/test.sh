@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test, installing whatever is missing first:
 #   0. the Rust sources formatted as rustfmt formats them, and clippy clean (natively, and for the
-#      page's, the editor's, the engine worker's and the expander's wasm builds); the expander's own tests;
+#      page's, the editor's, the engine worker's and the expander's wasm builds); the expander's
+#      own tests;
 #   1. native tests on real burn: the parser, the form, the claims the page makes, and the whole
 #      routing matrix and training on wgpu (Mesa's lavapipe Vulkan driver stands in for a GPU)
 #      and on the Flex CPU backend; the exported Cargo projects built and run; then the matrix,
