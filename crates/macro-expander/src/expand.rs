@@ -258,18 +258,17 @@ fn expand_text(text: &str, code: &MacroCode) -> Expansion {
     }
 }
 
-/// The name of each selector an attribute's arguments list (the first word of each
-/// comma-separated entry: `Cube`, `Flex` of `Flex: cfg(...)`), with its bytes in `text`.
+/// The name of each selector an attribute's arguments list (`Cube`, `Flex` of
+/// `Flex: cfg(...)`), with its bytes in `text`; none when the arguments are not selectors.
 fn selector_places(text: &str, arguments: &TokenStream) -> Vec<SelectorPlace> {
-    let trees: Vec<TokenTree> = arguments.clone().into_iter().collect();
-    trees
-        .split(|tree| matches!(tree, TokenTree::Punct(punct) if punct.as_char() == ','))
-        .filter_map(|entry| match entry.first()? {
-            TokenTree::Ident(name) => Some(SelectorPlace {
-                name: name.to_string(),
-                bytes: crate::sources::typed_bytes(name.span(), text)?,
-            }),
-            _ => None,
+    crate::outline::selector_arguments(arguments.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|argument| {
+            Some(SelectorPlace {
+                bytes: crate::sources::typed_bytes(argument.name.span(), text)?,
+                name: argument.name.to_string(),
+            })
         })
         .collect()
 }

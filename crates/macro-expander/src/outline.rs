@@ -6,17 +6,25 @@
 //! The selectors are read with a parser of the attribute's shape (`Name` or `Name: meta`, comma
 //! separated), the shape burn's macro reads; what they mean for the routing stays the macro's.
 
+use proc_macro2::TokenStream;
 use quote::ToTokens;
-use syn::parse::{Parse, ParseStream};
+use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{FnArg, Ident, Item, Meta, Token, TraitItem, UseTree};
 
 use crate::protocol::{Method, Outline, Selector, TraitOutline};
 
 /// One selector: `Name` or `Name: meta`.
-struct SelectorArgument {
-    name: Ident,
-    meta: Option<Meta>,
+pub(crate) struct SelectorArgument {
+    pub name: Ident,
+    pub meta: Option<Meta>,
+}
+
+/// The selectors an attribute's arguments list, as burn's macro reads them (comma-separated).
+pub(crate) fn selector_arguments(arguments: TokenStream) -> syn::Result<Vec<SelectorArgument>> {
+    Punctuated::<SelectorArgument, Token![,]>::parse_terminated
+        .parse2(arguments)
+        .map(|arguments| arguments.into_iter().collect())
 }
 
 impl Parse for SelectorArgument {
@@ -55,10 +63,7 @@ pub fn outline(
                     continue;
                 };
                 let selectors = match &attribute.meta {
-                    Meta::List(list) => list
-                        .parse_args_with(
-                            Punctuated::<SelectorArgument, Token![,]>::parse_terminated,
-                        )
+                    Meta::List(list) => selector_arguments(list.tokens.clone())
                         .map(|arguments| {
                             arguments
                                 .into_iter()
