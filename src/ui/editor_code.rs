@@ -76,8 +76,13 @@ pub fn GeneratedCode(
     });
     let selection_text = move || {
         let bytes = selection()?;
-        text.with(|text| {
-            shown.with(|expansion| Some(selection_words(expansion.as_ref()?, text, &bytes)))
+        carrying.with(|carrying| {
+            let carrying = carrying.as_deref()?;
+            text.with(|text| {
+                shown.with(|expansion| {
+                    Some(selection_words(expansion.as_ref()?, text, &bytes, carrying))
+                })
+            })
         })
     };
     let origin_text = move || {

@@ -6,7 +6,7 @@
 //! changed. Both sides are this crate, so the state crosses as postcard bytes of
 //! [`EditorState`] and [`Scenario`], as the engine's messages do.
 //!
-//! Hand-written over `js_sys`: the link is six functions on one object, and two wasm instances
+//! Hand-written over `js_sys`: the link is eight functions on one object, and two wasm instances
 //! share nothing else.
 
 use js_sys::{Function, Object, Reflect, Uint8Array};
@@ -28,9 +28,9 @@ pub struct EditorState {
     pub declaration: Declaration,
     /// Whether the page runs the engine built with burn's fusion.
     pub fusion: bool,
-    /// The editor's text the link (or the tab) carried, if any.
-    pub editor: Option<String>,
-    /// Whether that text is too long for the page's link.
+    /// Whether the editor's text is too long for the page's link. (The text itself is not
+    /// part of the state: the editor writes it, and reads the link's once, with
+    /// [`EditorHost::linked_text`].)
     pub omits_editor: bool,
 }
 
@@ -41,7 +41,6 @@ impl EditorState {
             op: form.op,
             declaration: form.declaration,
             fusion: form.fusion,
-            editor: form.editor.clone(),
             omits_editor: form.link_omits_editor(),
         }
     }
@@ -57,8 +56,8 @@ fn set(object: &Object, name: &str, function: JsValue) {
     let _ = Reflect::set(object, &JsValue::from_str(name), &function);
 }
 
-/// The page's side: the object the editor is mounted with. `state()` and `scenario()` answer
-/// postcard bytes; `setText(text)`, `choose(op, line)`, `runAgain()`, `runWithFusion(op, line)`
+/// The page's side: the object the editor is mounted with. `state()`, `text()` (the editor's
+/// text the link carried) and `scenario()` answer postcard bytes; `setText(text)`, `choose(op, line)`, `runAgain()`, `runWithFusion(op, line)`
 /// act (an op and a line by their index in `OpKind::ALL` and `Declaration::ALL`);
 /// `subscribe(callback)` has the page call `callback()` whenever [`EditorState`] changes.
 pub fn page_link(playground: Playground) -> Object {
@@ -78,6 +77,14 @@ pub fn page_link(playground: Playground) -> Object {
         "state",
         Closure::<dyn Fn() -> Uint8Array>::new(move || bytes_of(&state.get_untracked()))
             .into_js_value(),
+    );
+    set(
+        &link,
+        "text",
+        Closure::<dyn Fn() -> Uint8Array>::new(move || {
+            bytes_of(&playground.form.with_untracked(|form| form.editor.clone()))
+        })
+        .into_js_value(),
     );
     set(
         &link,
@@ -188,6 +195,11 @@ impl EditorHost {
         if let Some(state) = self.read::<EditorState>("state") {
             self.state.set(state);
         }
+    }
+
+    /// The editor's text the page's link (or the tab's reload) carried, if any.
+    pub fn linked_text(&self) -> Option<String> {
+        self.read::<Option<String>>("text").flatten()
     }
 
     /// The scenario the page would run now, when its fields parse.

@@ -209,7 +209,7 @@ pub fn EditorBox() -> impl IntoView {
         if status.get_untracked() != Status::Idle {
             return;
         }
-        let linked = host.state.with_untracked(|state| state.editor.clone());
+        let linked = host.linked_text();
         let kept = || session_storage()?.get_item(STORAGE_KEY).ok().flatten();
         match linked.or_else(kept) {
             Some(text) if !text.is_empty() => load(text),

@@ -45,12 +45,18 @@ fn line_of(text: &str, at: usize) -> usize {
         + 1
 }
 
-/// What the page says of a selection of the typed text: how many generated lines carry it.
-pub fn selection_words(expansion: &Expansion, text: &str, selected: &Range<usize>) -> String {
+/// What the page says of a selection of the typed text: how many generated lines carry it
+/// (`carrying`, as [`carrying_lines`] found them).
+pub fn selection_words(
+    expansion: &Expansion,
+    text: &str,
+    selected: &Range<usize>,
+    carrying: &[usize],
+) -> String {
     let Some(chosen) = text.get(selected.clone()) else {
         return String::new();
     };
-    let lines = carrying_lines(expansion, selected).len();
+    let lines = carrying.len();
     let total = expansion.line_sources.len();
     match lines {
         0 => format!(
@@ -199,12 +205,20 @@ mod tests {
         assert_eq!(carrying_lines(&expansion, &(cube..cube + 2)), [0]);
         let method = TEXT.find("fn a(x").unwrap();
         assert_eq!(carrying_lines(&expansion, &(method..method + 6)), [1]);
+        let words = |bytes: std::ops::Range<usize>| {
+            selection_words(
+                &expansion,
+                TEXT,
+                &bytes,
+                &carrying_lines(&expansion, &bytes),
+            )
+        };
         assert_eq!(
-            selection_words(&expansion, TEXT, &(cube..cube + 4)),
+            words(cube..cube + 4),
             "1 of the 3 generated lines carries `Cube` (marked)."
         );
         assert_eq!(
-            selection_words(&expansion, TEXT, &(0..2)),
+            words(0..2),
             "No generated line carries `#[`: the macro copied none of its tokens into the code it generated."
         );
     }
