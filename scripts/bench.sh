@@ -8,7 +8,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-ensure_setup --node chromium python3
+ensure_setup --node chromium python3 zopfli
 
 build_times="{}"
 if [ "${BENCH_COLD:-0}" = 1 ]; then

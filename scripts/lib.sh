@@ -106,10 +106,11 @@ ensure_node_tools() {
 }
 
 # Finishes a release dist/ for shipping: the Content-Security-Policy, the engines without the IR
-# text parsers they never call (scripts/snip-wasm.py), every wasm file shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108
-# produces a wasm that breaks in browsers), the build's manifest (the service worker that keeps
-# the build for offline visits, the engine's sizes for its download bar), and precompressed
-# .br/.gz copies of every file. Kept out of `trunk serve`: wasm-opt takes minutes.
+# text parsers and the quantization they never call (scripts/snip-wasm.py), every wasm file
+# shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108 produces a wasm that breaks in
+# browsers), precompressed .br/.gz copies of every file (zopfli writes the .gz), and the build's
+# manifest (the service worker that keeps the build for offline visits, the engine's sizes for
+# its download bar). Kept out of `trunk serve`: wasm-opt takes minutes.
 optimize_dist() {
   ensure_node_tools
   node "$ROOT/scripts/add-csp.mjs" "$ROOT/dist/index.html"
@@ -121,9 +122,13 @@ optimize_dist() {
     # wasm-opt drops what only they called (BENCHMARKS.md has the profile and the figures).
     # Only functions named as the parsers themselves: glue named after a parser's type (a
     # `drop_in_place`) is shared with identical glue the engine does run.
-    step "snipping the IR text parsers from $(basename "$wasm")"
+    step "snipping the IR text parsers and quantization from $(basename "$wasm")"
+    # Quantized tensors the same way: the views' code for every quantized value and scale type
+    # is reached only through a quantized tensor's view, cubek's kernels only through burn's
+    # quantize ops, and the playground never quantizes.
     python3 "$ROOT/scripts/snip-wasm.py" "$wasm" \
-      '^<[^<>]* as pliron::parsable::Parsable>::parse' '^pliron::parsable::' '^pliron::irfmt::parsers::'
+      '^<[^<>]* as pliron::parsable::Parsable>::parse' '^pliron::parsable::' '^pliron::irfmt::parsers::' \
+      '^cubecl_std::quant::view::run_with_quant_type::run_with_q' '^cubek_quant::' '^<cubek_quant::[^<>]* as '
   done
   for wasm in "$ROOT"/dist/*_bg.wasm; do
     step "wasm-opt -Oz $(basename "$wasm")"
@@ -132,8 +137,9 @@ optimize_dist() {
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       "$wasm" -o "$wasm"
   done
+  step "precompressing dist/ (brotli, gzip with zopfli)"
+  node "$ROOT/scripts/compress-dist.mjs" "$ROOT/dist"
   step "the build's manifest (service worker, engine sizes)"
   node "$ROOT/scripts/write-build-manifest.mjs" "$ROOT/dist"
-  step "precompressing dist/ (brotli, gzip)"
-  node "$ROOT/scripts/compress-dist.mjs" "$ROOT/dist"
+  node "$ROOT/scripts/compress-dist.mjs" "$ROOT/dist" sw.js engine-loader.js
 }

@@ -21,7 +21,7 @@ cd "$ROOT"
 
 # Set-up first (packages, Node tooling, crates, wasm-bindgen-cli, trunk), so that a network or
 # version problem stops the run in its first minutes rather than after the builds.
-ensure_setup --node mesa-vulkan-drivers chromium firefox-esr python3 iproute2
+ensure_setup --node mesa-vulkan-drivers chromium firefox-esr python3 zopfli iproute2
 ensure_rust_components
 
 step "formatting (cargo fmt --check)"

@@ -1,4 +1,6 @@
-// Writes what a build is into the files that need it, after wasm-opt and before compression:
+// Writes what a build is into the files that need it, after wasm-opt and compression (the sizes
+// are those of the precompressed copies dist/ ships; the two files written here are compressed
+// again after it):
 // - dist/sw.js, the service worker (from src/ui/sw.js), with the build's file list and id, so a
 //   visit can be served from the cache of exactly one build;
 // - dist/engine-loader.js, with each engine wasm's sizes (raw, gzip, brotli), so the download
@@ -6,9 +8,8 @@
 //   the page can keep there what it downloaded itself.
 // Usage: node scripts/write-build-manifest.mjs dist
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const dir = process.argv[2] ?? 'dist';
 const ROOT = new URL('../', import.meta.url);
@@ -21,13 +22,9 @@ for (const name of (await readdir(dir)).sort()) {
   if (/\.(br|gz)$/.test(name) || OWN.has(name) || name.startsWith('.')) continue;
   const bytes = await readFile(join(dir, name));
   hash.update(name).update(bytes);
-  files[name] = {
-    raw: bytes.length,
-    gzip: gzipSync(bytes, { level: 9 }).length,
-    br: brotliCompressSync(bytes, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-    }).length,
-  };
+  // A file with no precompressed copy is sent as it is.
+  const copy = (extension) => stat(join(dir, `${name}.${extension}`)).then((copy) => copy.size, () => bytes.length);
+  files[name] = { raw: bytes.length, gzip: await copy('gz'), br: await copy('br') };
 }
 const build = { id: hash.digest('hex').slice(0, 16), files };
 

@@ -582,7 +582,7 @@ async function writeMarkdown(f) {
     '|---|---|---|---|',
     ...budgets(f).map(([what, target, value, met]) => `| ${what} | ${target} | ${value} | ${met === null ? '' : met ? 'met' : '**missed**'} |`),
     '',
-    '| transfer | raw | gzip -9 (.gz) | brotli 11 (.br) |',
+    '| transfer | raw | gzip, zopfli (.gz) | brotli 11 (.br) |',
     '|---|---|---|---|',
     ...f.transfer.files.map((row) => `| ${row.file} | ${kib(row.raw_bytes)} | ${kib(row.gzip_bytes)} | ${kib(row.brotli_bytes)} |`),
     `| **first visit wasm** (page + engine without fusion) | | **${kib(f.transfer.total_wasm_gzip_bytes)}** | **${kib(f.transfer.total_wasm_brotli_bytes)}** |`,
