@@ -64,6 +64,30 @@ function load() {
   return state;
 }
 
+/**
+ * The first engine worker, started at once: its scripts load and it asks WebGPU for an adapter
+ * (engine-bootstrap.js) while the engine downloads and compiles, instead of after. The page takes
+ * it for its first worker and hands it the module; one whose script failed to load is dropped
+ * (the page then starts its own, and sees that error itself).
+ */
+function startWorker() {
+  try {
+    const worker = new Worker(FUSION ? 'engine-bootstrap-fusion.js' : 'engine-bootstrap.js', { type: 'module' });
+    let failed = false;
+    worker.addEventListener('error', () => { failed = true; }, { once: true });
+    performance.mark('engine-worker-started');
+    return () => {
+      if (!failed) return worker;
+      worker.terminate();
+      return null;
+    };
+  } catch {
+    return () => null;
+  }
+}
+
+let takeStarted = startWorker();
+
 globalThis.playgroundEngine = {
   fusion: FUSION,
   current: load(),
@@ -71,6 +95,12 @@ globalThis.playgroundEngine = {
   retry() {
     this.current = load();
     return this.current;
+  },
+  /** The worker started with the page, once (null after, or when it failed to start). */
+  takeWorker() {
+    const worker = takeStarted();
+    takeStarted = () => null;
+    return worker;
   },
 };
 

@@ -2,7 +2,8 @@
 //!
 //! `engine-loader.js` (a module script in `index.html`) starts the download and the streaming
 //! compilation while the page's own wasm is still loading; this picks the result up and reports
-//! the bytes received until the module is compiled. Without that script (a page built or served
+//! the bytes received until the module is compiled, and hands over the first engine worker, which
+//! the script started with the page. Without that script (a page built or served
 //! without it) the module is fetched here instead.
 
 use js_sys::{Promise, Reflect, WebAssembly};
@@ -82,6 +83,15 @@ pub async fn compiled_module(
     done.set(true);
     progress.set(None);
     result
+}
+
+/// The engine worker the loader started with the page (its scripts loaded and WebGPU asked for an
+/// adapter while the engine compiled), the first time it is asked for; `None` after, without the
+/// loader, or when that worker failed to start.
+pub fn started_worker() -> Option<web_sys::Worker> {
+    let loader = get(&js_sys::global(), "playgroundEngine");
+    let take: js_sys::Function = get(&loader, "takeWorker").dyn_into().ok()?;
+    take.call0(&loader).ok()?.dyn_into().ok()
 }
 
 /// Fetches and compiles the engine here (when the loader script is missing).

@@ -257,9 +257,15 @@ impl EngineClient {
         } else {
             BOOTSTRAP_URL
         };
-        let worker = Worker::new_with_options(bootstrap, &options)
-            .map_err(|error| format!("The engine worker could not start: {error:?}"))?;
-        super::browser::mark("engine-worker-started");
+        let worker = match engine_loader::started_worker() {
+            Some(worker) => worker,
+            None => {
+                let worker = Worker::new_with_options(bootstrap, &options)
+                    .map_err(|error| format!("The engine worker could not start: {error:?}"))?;
+                super::browser::mark("engine-worker-started");
+                worker
+            }
+        };
         let weak = self.weak();
         let on_message = {
             let weak = Weak::clone(&weak);
