@@ -62,7 +62,7 @@ fn form(
     let mut form = Form::default();
     form.op = op;
     if op == OpKind::Scale {
-        form.texts_mut().tensor = "1, -2; 3.5, 0.25".to_owned();
+        form.texts_mut().tensor = "1, -2; 3.5, 0.25".into();
     }
     form.declaration = declaration;
     form.grad_context = grad_context;
@@ -203,7 +203,7 @@ fn row_form(row: &Row, inputs: &BTreeMap<String, Inputs>) -> Form {
         .expect("a catalog line");
     let mut form = Form::default();
     form.op = op;
-    form.texts_mut().tensor = inputs[&row.op].tensor.clone();
+    form.texts_mut().tensor = inputs[&row.op].tensor.as_str().into();
     form.texts_mut().param = inputs[&row.op].param.clone();
     form.declaration = declaration;
     form.grad_context = row.grad_context;

@@ -6,7 +6,7 @@ use burn_extension_playground::model::outcome::{
 use burn_extension_playground::model::scenario::{
     BackendChoice, Declaration, Fix, IntInput, OpArgs, OpKind, Scenario,
 };
-use burn_extension_playground::teach::form::Form;
+use burn_extension_playground::teach::form::{Form, OpTexts};
 use burn_extension_playground::teach::link::query::{
     MAX_URL_EDITOR_BYTES, MAX_URL_TEXT_BYTES, UrlNotice, UrlProblem,
 };
@@ -26,7 +26,7 @@ fn default_form_is_the_int_op_in_a_training_loop() {
             args: OpArgs::ShiftIds {
                 ids: IntInput {
                     shape: vec![4],
-                    values: vec![0, 7, 41, 3]
+                    values: vec![0, 7, 41, 3].into()
                 },
                 offset: 1000
             },
@@ -57,12 +57,12 @@ fn query_round_trips() {
     form.require_grad = true;
     form.fix = Fix::WithoutAutodiff;
     form.backend = BackendChoice::Cpu;
-    form.texts_mut().tensor = "1 & 2; <3>\n=4%".to_owned();
+    form.texts_mut().tensor = "1 & 2; <3>\n=4%".into();
     form.texts_mut().param = "½".to_owned();
     let (read, notices) = Form::from_query(&format!("?{}", form.to_query()));
     assert_eq!(notices, vec![]);
     assert_eq!(read.to_query(), form.to_query());
-    assert_eq!(read.texts().tensor, "1 & 2; <3>\n=4%");
+    assert_eq!(&*read.texts().tensor, "1 & 2; <3>\n=4%");
     assert_eq!(read.op, OpKind::LeakyRelu);
     assert_eq!(read.fix, Fix::WithoutAutodiff);
     assert_eq!(read.declaration, Declaration::CubeAutodiff);
@@ -71,11 +71,11 @@ fn query_round_trips() {
 #[test]
 fn switching_ops_keeps_each_ops_text() {
     let mut form = Form::default();
-    form.texts_mut().tensor = "5, 6".to_owned();
+    form.texts_mut().tensor = "5, 6".into();
     form.op = OpKind::Scale;
-    assert_eq!(form.texts().tensor, "1, -2, 3.5");
+    assert_eq!(&*form.texts().tensor, "1, -2, 3.5");
     form.op = OpKind::ShiftIds;
-    assert_eq!(form.texts().tensor, "5, 6");
+    assert_eq!(&*form.texts().tensor, "5, 6");
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn texts_in_a_link_belong_to_its_op_wherever_op_appears() {
     let (form, notices) = Form::from_query("x=9,8&param=2&op=scale");
     assert_eq!(notices, vec![]);
     assert_eq!(form.op, OpKind::Scale);
-    assert_eq!(form.texts().tensor, "9,8");
+    assert_eq!(&*form.texts().tensor, "9,8");
     assert_eq!(form.texts().param, "2");
 }
 
@@ -424,7 +424,7 @@ fn protocol_messages_round_trip_as_bytes() {
             args: OpArgs::Scale {
                 x: FloatInput {
                     shape: vec![2, 2],
-                    values: vec![1.5, -0.0, f32::MAX, 3.0],
+                    values: vec![1.5, -0.0, f32::MAX, 3.0].into(),
                 },
                 factor: 2.5,
             },
@@ -1005,4 +1005,28 @@ mod routing_diff {
             back.summary
         );
     }
+}
+
+#[test]
+fn texts_are_equal_by_content_whether_their_tensor_text_is_shared_or_not() {
+    let typed = OpTexts {
+        tensor: "1, 2".into(),
+        param: "3".to_owned(),
+    };
+    assert_eq!(typed, typed.clone());
+    let retyped = OpTexts {
+        tensor: "1, 2".into(),
+        param: "3".to_owned(),
+    };
+    assert_eq!(typed, retyped);
+    let other_tensor = OpTexts {
+        tensor: "1, 3".into(),
+        param: "3".to_owned(),
+    };
+    assert_ne!(typed, other_tensor);
+    let other_param = OpTexts {
+        tensor: typed.tensor.clone(),
+        param: "4".to_owned(),
+    };
+    assert_ne!(typed, other_param);
 }

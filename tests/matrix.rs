@@ -121,7 +121,7 @@ impl Cell {
         let (tensor, param) = input_texts(self.op);
         let mut form = Form::default();
         form.op = self.op;
-        form.texts_mut().tensor = tensor.to_owned();
+        form.texts_mut().tensor = tensor.into();
         form.texts_mut().param = param.to_owned();
         form.declaration = self.declaration;
         form.grad_context = self.grad_context;

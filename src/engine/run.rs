@@ -287,7 +287,7 @@ fn leaky_relu_op<const D: usize>() -> FloatOp<D> {
 
 fn float_tensor<const D: usize>(input: &FloatInput, device: &Device) -> Tensor<D> {
     Tensor::from_data(
-        TensorData::new(input.values.clone(), input.shape.clone()),
+        TensorData::new(input.values.to_vec(), input.shape.clone()),
         device,
     )
 }
@@ -368,7 +368,7 @@ fn stage_float<const D: usize>(
 
 fn int_tensor<const D: usize>(input: &IntInput, device: &Device) -> Tensor<D, Int> {
     Tensor::from_data(
-        TensorData::new(input.values.clone(), input.shape.clone()),
+        TensorData::new(input.values.to_vec(), input.shape.clone()),
         device,
     )
 }

@@ -52,7 +52,7 @@ pub fn from_le_bytes<T: Number>(bytes: &[u8]) -> Vec<T> {
 
 macro_rules! le_bytes {
     ($module:ident, $number:ty) => {
-        #[doc = concat!("`Vec<", stringify!($number), ">` as its little-endian bytes (`#[serde(with = \"…\")]`).")]
+        #[doc = concat!("`", stringify!($number), "`s as their little-endian bytes (`#[serde(with = \"…\")]`), read back into a `Vec` or an `Arc<[", stringify!($number), "]>`.")]
         pub mod $module {
             use serde::{Deserialize, Deserializer, Serializer};
 
@@ -65,9 +65,9 @@ macro_rules! le_bytes {
                 serializer.serialize_bytes(&super::to_le_bytes(values))
             }
 
-            pub fn deserialize<'de, D: Deserializer<'de>>(
+            pub fn deserialize<'de, D: Deserializer<'de>, C: From<Vec<$number>>>(
                 deserializer: D,
-            ) -> Result<Vec<$number>, D::Error> {
+            ) -> Result<C, D::Error> {
                 let bytes = serde_bytes::ByteBuf::deserialize(deserializer)?;
                 if bytes.len() % WIDTH != 0 {
                     return Err(serde::de::Error::custom(format!(
@@ -76,7 +76,7 @@ macro_rules! le_bytes {
                         stringify!($number)
                     )));
                 }
-                Ok(super::from_le_bytes(&bytes))
+                Ok(super::from_le_bytes(&bytes).into())
             }
         }
     };
@@ -84,3 +84,20 @@ macro_rules! le_bytes {
 
 le_bytes!(f32s, f32);
 le_bytes!(i32s, i32);
+
+/// Shared bytes as one byte string (`#[serde(with = \"…\")]`): cloned by the page without a copy.
+pub mod shared {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(bytes)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Arc<[u8]>, D::Error> {
+        Ok(serde_bytes::ByteBuf::deserialize(deserializer)?
+            .into_vec()
+            .into())
+    }
+}

@@ -149,13 +149,14 @@ pub struct Summary {
 
 /// Every value of a tensor, packed as little-endian bytes (`f32` for floats, `i64` for ints):
 /// a million values cross the worker boundary as one 4 MB copy instead of a million serialized
-/// numbers, and the page decodes only the ones it shows or downloads.
+/// numbers, and the page decodes only the ones it shows or downloads. Shared, so that the views
+/// that show them clone no bytes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PackedValues {
     /// Whether the values are `f32` (else `i64`).
     pub float: bool,
-    #[serde(with = "serde_bytes")]
-    pub bytes: Vec<u8>,
+    #[serde(with = "crate::model::bytes::shared")]
+    pub bytes: std::sync::Arc<[u8]>,
 }
 
 impl PackedValues {
@@ -165,11 +166,11 @@ impl PackedValues {
         match values {
             Values::Float(values) => PackedValues {
                 float: true,
-                bytes: to_le_bytes(values).into_owned(),
+                bytes: to_le_bytes(values).as_ref().into(),
             },
             Values::Int(values) => PackedValues {
                 float: false,
-                bytes: to_le_bytes(values).into_owned(),
+                bytes: to_le_bytes(values).as_ref().into(),
             },
         }
     }

@@ -4,6 +4,8 @@
 //! A [`Scenario`] is plain data (serde) so it can cross the worker boundary and live in the URL.
 //! It says nothing about what *should* happen: only burn's generated routing decides that.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 pub use super::catalog::{AutodiffDeclared, Declaration};
@@ -101,9 +103,10 @@ impl BackendChoice {
 pub struct FloatInput {
     /// `[len]` or `[rows, cols]`.
     pub shape: Vec<usize>,
-    /// Row-major values; `values.len()` is the product of `shape`.
+    /// Row-major values; `values.len()` is the product of `shape`. Shared: the page keeps the
+    /// last parse and the last run's scenario, and a run with unchanged text copies none of them.
     #[serde(with = "crate::model::bytes::f32s")]
-    pub values: Vec<f32>,
+    pub values: Arc<[f32]>,
 }
 
 /// An int tensor typed by the user, row-major.
@@ -111,9 +114,9 @@ pub struct FloatInput {
 pub struct IntInput {
     /// `[len]` or `[rows, cols]`.
     pub shape: Vec<usize>,
-    /// Row-major values; `values.len()` is the product of `shape`.
+    /// Row-major values; `values.len()` is the product of `shape` (shared, as a float input's).
     #[serde(with = "crate::model::bytes::i32s")]
-    pub values: Vec<i32>,
+    pub values: Arc<[i32]>,
 }
 
 /// The op together with its typed arguments: an op can only be paired with inputs of its kind.

@@ -5,18 +5,30 @@
 //! scenario is built, so a typo is shown next to its field and never lost. The whole form also
 //! lives in the URL ([`crate::teach::link`]).
 
+use std::sync::Arc;
+
 use crate::model::scenario::{BackendChoice, Declaration, Fix, OpArgs, OpKind, Scenario};
 use crate::model::training::{OptimizerChoice, TrainSettings};
 use crate::teach::input::args::{ArgsError, parse_args};
 use crate::teach::input::settings::{TrainInputError, TrainTexts, parse_settings};
 
 /// The text of one op's two fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Eq)]
 pub struct OpTexts {
-    /// The tensor input, e.g. `1, -2, 3.5`.
-    pub tensor: String,
+    /// The tensor input, e.g. `1, -2, 3.5`: shared, not copied, by every clone of the form, and
+    /// compared by address first, so that telling whether a million typed values changed since
+    /// the last parse reads none of them.
+    pub tensor: Arc<str>,
     /// The scalar parameter, e.g. `2.5`.
     pub param: String,
+}
+
+impl PartialEq for OpTexts {
+    fn eq(&self, other: &OpTexts) -> bool {
+        // `Arc`'s own equality compares `str`s byte by byte even when both are one allocation.
+        (Arc::ptr_eq(&self.tensor, &other.tensor) || self.tensor == other.tensor)
+            && self.param == other.param
+    }
 }
 
 impl OpTexts {
@@ -28,7 +40,7 @@ impl OpTexts {
             OpKind::ShiftIds => ("0, 7, 41, 3", "1000"),
         };
         OpTexts {
-            tensor: tensor.to_owned(),
+            tensor: tensor.into(),
             param: param.to_owned(),
         }
     }

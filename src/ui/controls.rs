@@ -346,11 +346,11 @@ pub fn Controls() -> impl IntoView {
                     aria-invalid=move || tensor_error().is_some().to_string()
                     prop:value=move || {
                         text_revision.track();
-                        form.with_untracked(|form| form.texts().tensor.clone())
+                        form.with_untracked(|form| form.texts().tensor.to_string())
                     }
                     on:input=move |event| {
                         let text = event_target_value(&event);
-                        edit(Change::Typing, Box::new(move |form| form.texts_mut().tensor = text));
+                        edit(Change::Typing, Box::new(move |form| form.texts_mut().tensor = text.into()));
                     }
                 ></textarea>
                 <p class="note" id="tensor-help">"Numbers separated by commas or spaces; rows separated by ; or a new line."</p>

@@ -112,7 +112,7 @@ fn CompletedCard(
         let use_two_dimensions = move |_| {
             let mut form = playground.form.get_untracked();
             let op = form.op;
-            form.texts_mut().tensor = OpTexts::two_dimensional(op).to_owned();
+            form.texts_mut().tensor = OpTexts::two_dimensional(op).into();
             playground.load_form(form);
         };
         view! {

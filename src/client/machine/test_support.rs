@@ -10,7 +10,7 @@ pub(super) fn scenario(offset: i32) -> Scenario {
         args: OpArgs::ShiftIds {
             ids: IntInput {
                 shape: vec![1],
-                values: vec![1],
+                values: vec![1].into(),
             },
             offset,
         },

@@ -427,7 +427,7 @@ mod tests {
         wider.args = OpArgs::ShiftIds {
             ids: IntInput {
                 shape: vec![2],
-                values: vec![1, 2],
+                values: vec![1, 2].into(),
             },
             offset: 1,
         };

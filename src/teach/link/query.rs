@@ -33,7 +33,7 @@ impl Form {
             .append_pair(keys::REQUIRE_GRAD, ON_OFF.word(self.require_grad))
             .append_pair(keys::FIX, self.fix.word())
             .append_pair(keys::BACKEND, self.backend.word());
-        for (key, text) in [(keys::TENSOR, &texts.tensor), (keys::PARAM, &texts.param)] {
+        for (key, text) in [(keys::TENSOR, &*texts.tensor), (keys::PARAM, &texts.param)] {
             if text.len() <= MAX_URL_TEXT_BYTES {
                 query.append_pair(key, text);
             }
@@ -70,7 +70,7 @@ impl Form {
     pub fn link_omits_text(&self) -> bool {
         let texts = self.texts();
         [
-            &texts.tensor,
+            &*texts.tensor,
             &texts.param,
             &self.train.steps,
             &self.train.learning_rate,
@@ -181,7 +181,7 @@ impl Form {
                 match key {
                     keys::STEPS => self.train.steps = value,
                     keys::LEARNING_RATE => self.train.learning_rate = value,
-                    keys::TENSOR => self.texts_mut().tensor = value,
+                    keys::TENSOR => self.texts_mut().tensor = value.into(),
                     _ => self.texts_mut().param = value,
                 }
             }
