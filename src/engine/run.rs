@@ -1,6 +1,6 @@
 //! One run: stage the tensors (synchronous, panics captured), then read them back (async).
 
-use burn::tensor::{Device, Int, Tensor, TensorData, Transaction};
+use burn::tensor::{DType, Device, Int, Tensor, TensorData, Transaction};
 use web_time::Instant;
 
 use super::panic_capture;
@@ -66,7 +66,11 @@ async fn read_together(pending: Vec<Pending>) -> Result<Vec<TensorView>, String>
         .zip(shapes)
         .map(|(data, shape)| {
             let dtype = data.dtype();
-            let values = if dtype.is_float() {
+            // A float tensor read back as `f32` is kept as its bytes are (no copy, value by
+            // value, of a million of them); any other dtype is converted.
+            let values = if dtype == DType::F32 {
+                Values::Float(data.try_into_vec::<f32>().unwrap_or_default())
+            } else if dtype.is_float() {
                 Values::Float(data.iter::<f32>().collect())
             } else {
                 Values::Int(data.iter::<i64>().collect())

@@ -94,3 +94,16 @@ pub fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, String> {
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
     postcard::from_bytes(bytes).map_err(|error| format!("decoding a message failed: {error}"))
 }
+
+/// `bytes` copied into a new JavaScript `Uint8Array`, to post (and transfer) to the other side.
+///
+/// Allocated, then filled with `set`: `Uint8Array::from(&[u8])` builds it with
+/// `new Uint8Array(view of the wasm memory)`, which a CPU profile of a million-value run showed
+/// copying at a few hundred MB/s (about 15 ms of the worker's thread per 4 MB reply), where `set`
+/// copies the same bytes in well under a millisecond.
+#[cfg(feature = "browser")]
+pub fn to_js_bytes(bytes: &[u8]) -> js_sys::Uint8Array {
+    let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
+    array.copy_from(bytes);
+    array
+}

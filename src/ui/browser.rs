@@ -5,7 +5,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Offers `bytes` as a download named `name`, through an object URL.
 pub fn download(name: &str, bytes: &[u8]) -> Result<(), JsValue> {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let parts = js_sys::Array::of1(&crate::model::protocol::to_js_bytes(bytes));
     let blob = web_sys::Blob::new_with_u8_array_sequence(&parts)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let document = web_sys::window()

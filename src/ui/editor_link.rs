@@ -48,7 +48,7 @@ impl EditorState {
 
 fn bytes_of(value: &impl Serialize) -> Uint8Array {
     // Plain owned data: encoding into a Vec cannot fail.
-    Uint8Array::from(postcard::to_allocvec(value).unwrap_or_default().as_slice())
+    crate::model::protocol::to_js_bytes(&postcard::to_allocvec(value).unwrap_or_default())
 }
 
 fn set(object: &Object, name: &str, function: JsValue) {

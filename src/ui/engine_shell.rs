@@ -306,7 +306,7 @@ impl EngineClient {
         let posted = protocol::encode(message).and_then(|bytes| {
             let workers = self.0.workers.borrow();
             let spawned = workers.get(&id).ok_or("the worker is gone")?;
-            let bytes = js_sys::Uint8Array::from(bytes.as_slice());
+            let bytes = protocol::to_js_bytes(&bytes);
             // Transferred, not copied again: a million input values are 4 MB.
             spawned
                 .worker

@@ -42,7 +42,7 @@ fn scope() -> DedicatedWorkerGlobalScope {
 fn post(message: &FromWorker) {
     match protocol::encode(message) {
         Ok(bytes) => {
-            let bytes = js_sys::Uint8Array::from(bytes.as_slice());
+            let bytes = protocol::to_js_bytes(&bytes);
             // Transferred, not copied again: a big tensor's values are megabytes.
             let _ =
                 scope().post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
