@@ -85,7 +85,7 @@ macro_rules! le_bytes {
 le_bytes!(f32s, f32);
 le_bytes!(i32s, i32);
 
-/// Shared bytes as one byte string (`#[serde(with = \"…\")]`): cloned by the page without a copy.
+/// Shared bytes as one byte string (`#[serde(with = "…")]`): cloned by the page without a copy.
 pub mod shared {
     use std::sync::Arc;
 
