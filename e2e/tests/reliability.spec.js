@@ -181,6 +181,22 @@ test('the GPU device lost mid-session: a plain message, a new device, the next r
   expect(await playground.text('device')).toMatch(/^WebGPU · /);
 });
 
+test('a browser that refuses to create the engine worker: the refusal is said, with its reason', async ({ page }) => {
+  // Both the loader's early worker and the page's own are refused (as a policy blocking workers would).
+  await page.addInitScript(() => {
+    const Original = window.Worker;
+    window.Worker = function (url, options) {
+      if (String(url).includes('engine-bootstrap')) throw new TypeError('workers are blocked here');
+      return new Original(url, options);
+    };
+  });
+  const playground = new Playground(page);
+  await page.goto('/index.html?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
+  await expect(playground.engineStatus).toContainText('The engine worker could not start: ', { timeout: 60_000 });
+  await expect(playground.engineStatus).toContainText('workers are blocked here');
+  await expect(playground.engineStatus).toBeVisible();
+});
+
 test('the worker script failing to load: a clear failure, no endless spinner, a retry that works', async ({ page }) => {
   await page.route('**/engine-bootstrap.js', (route) => route.abort());
   const playground = new Playground(page);

@@ -7,10 +7,7 @@
 // and takes over `onmessage`.
 import init from './engine-worker-fusion.js';
 
-// The first adapter a worker asks WebGPU for takes milliseconds to tens of them, the ones after
-// it under one (BENCHMARKS.md): asked here, while the engine module is still on its way (the page
-// starts its first worker before the engine is compiled), so that the engine's own requests
-// (its probe, then burn-wgpu's) are the fast ones. Not awaited: the engine asks again anyway.
+// The adapter warm-up engine-bootstrap.js explains.
 self.warmAdapter = navigator.gpu?.requestAdapter().catch(() => null);
 
 self.addEventListener(
