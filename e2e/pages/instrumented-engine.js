@@ -17,7 +17,7 @@
 export function instrumentation({ hideTimestampQuery = false, leak = false, holdTraining = false } = {}) {
   return `
 (() => {
-  self.__requests = -1; // the first message is the compiled module
+  self.__requests = 0;
   self.__workerId = Math.random().toString(36).slice(2);
   self.__leaked = [];
   // When this worker last answered a request (postcard variants 1, 2 and 4: Finished,
@@ -42,8 +42,9 @@ export function instrumentation({ hideTimestampQuery = false, leak = false, hold
     return posted;
   };
   self.addEventListener('message', (event) => {
-    // Postcard starts each message with its variant: 4 is ToWorker::Warm, a spare's warm-up.
-    if (event.data instanceof Uint8Array && event.data[0] === 4) return;
+    // Requests are postcard bytes (the compiled module and the loader's ask to load the engine
+    // are not), each starting with its variant: 4 is ToWorker::Warm, a spare's warm-up.
+    if (!(event.data instanceof Uint8Array) || event.data[0] === 4) return;
     self.__requests += 1;
     if (${leak} && self.__requests > 0) {
       self.__engineMemory?.grow(1);

@@ -1,10 +1,13 @@
 // Starts downloading and compiling the engine's WebAssembly as soon as the page is parsed, in
-// parallel with the page's own (much smaller) wasm, and counts the bytes as they arrive. The page
-// picks the compiled module up from `globalThis.playgroundEngine` (see src/ui/engine_loader.rs),
-// and hands it to every engine worker it starts. Once the engine is compiled, it registers the
-// service worker that keeps the build for the next visit (src/ui/sw.js).
+// parallel with the page's own (much smaller) wasm, and counts the bytes as they arrive: in the
+// first engine worker, started here at once (engine-boot.js), or on this page when that worker
+// cannot. The page picks the compiled module up from `globalThis.playgroundEngine` (see
+// src/ui/engine_loader.rs), and hands it to every engine worker it starts. Once the engine is
+// compiled, it registers the service worker that keeps the build for the next visit (src/ui/sw.js).
 // Two engines: burn as the playground builds it, and burn with its `fusion` feature (the
 // default most burn users run), fetched only when the page was opened with fusion on.
+import { fetchEngine, keep } from './engine-boot.js';
+
 const FUSION = new URLSearchParams(location.search).get('fusion') === 'on';
 const ENGINE_URL = FUSION ? 'engine-worker-fusion_bg.wasm' : 'engine-worker_bg.wasm';
 // Each engine wasm's sizes in bytes — raw, gzip -9, brotli 11 — written by
@@ -16,59 +19,90 @@ const SIZES = ENGINE_SIZES?.[ENGINE_URL] ?? null;
 // does not download it again (src/ui/sw.js skips what the cache holds).
 const CACHE_NAME = null;
 
-/** Keeps `response` (of this build's `name`) in the service worker's cache. */
-function keep(name, response) {
-  if (!CACHE_NAME || !('caches' in globalThis)) return Promise.resolve();
-  const type = name.endsWith('.wasm') ? 'application/wasm' : (response.headers.get('content-type') ?? '');
-  // The body as decoded, with its type only: the cache serves it to a later visit as is.
-  const kept = new Response(response.body, { headers: { 'content-type': type } });
-  return caches.open(CACHE_NAME).then((cache) => cache.put(new URL(name, location.href), kept));
-}
-
-function load() {
+/**
+ * A download of the engine: `module` resolves with it compiled. With `worker` (the first engine
+ * worker, see startWorker), that worker fetches and compiles it off this thread and reports here
+ * (engine-boot.js); without, or should that worker's script fail to load, this page does.
+ */
+function load(worker = null) {
   // `received` counts the engine's bytes as the body yields them (decompressed); `fraction` is
   // how far the download is; `total` is the size that crosses the network (the compressed size
   // when the host compresses), and `sent` the part of it received so far.
   // `cached`: a service worker answers, from this browser's cache (nothing crosses the network).
   const state = { received: 0, fraction: null, total: null, sent: null, cached: !!navigator.serviceWorker?.controller };
-  state.module = (async () => {
-    const response = await fetch(ENGINE_URL);
-    if (!response.ok) throw new Error(`${ENGINE_URL}: HTTP ${response.status}`);
-    const encoding = response.headers.get('content-encoding');
-    const length = Number(response.headers.get('content-length')) || null;
-    const raw = SIZES?.raw ?? (encoding ? null : length);
-    // With a content encoding, Content-Length counts the compressed bytes (what crosses the
-    // network) while the body yields decompressed ones: the fraction of the raw size read so far
-    // is the fraction of the transfer done.
-    state.total = encoding ? (length ?? SIZES?.[encoding === 'br' ? 'br' : 'gzip'] ?? null) : raw;
-    // The response itself goes to compileStreaming (so the browser may cache its compiled code);
-    // a clone is read to count, and, unless a service worker answered, one is kept.
-    state.kept = state.cached ? Promise.resolve() : keep(ENGINE_URL, response.clone()).catch(() => {});
-    const reader = response.clone().body.getReader();
-    (async () => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        state.received += value.byteLength;
-        if (raw) {
-          state.fraction = Math.min(1, state.received / raw);
-          if (state.total) state.sent = state.fraction * state.total;
-        }
+  let raw = null;
+  // A point in time reported from either thread (ms since the epoch), as a mark of this page's.
+  const markAt = (name, time) => performance.mark(name, { startTime: Math.max(0, time - performance.timeOrigin) });
+  const report = (progress) => {
+    if ('encoding' in progress) {
+      const { encoding, length } = progress;
+      raw = SIZES?.raw ?? (encoding ? null : length);
+      // With a content encoding, Content-Length counts the compressed bytes (what crosses the
+      // network) while the body yields decompressed ones: the fraction of the raw size read so
+      // far is the fraction of the transfer done.
+      state.total = encoding ? (length ?? SIZES?.[encoding === 'br' ? 'br' : 'gzip'] ?? null) : raw;
+    }
+    if ('received' in progress) {
+      state.received = progress.received;
+      if (raw) {
+        state.fraction = Math.min(1, state.received / raw);
+        if (state.total) state.sent = state.fraction * state.total;
       }
-    })().catch(() => {});
-    const module = await WebAssembly.compileStreaming(response);
+    }
     // Read by the bench: where a visit's first result goes (src/ui/browser.rs marks the rest).
-    performance.mark('engine-compiled');
-    return module;
-  })();
+    if ('fetched' in progress) markAt('engine-fetched', progress.fetched);
+  };
+  // Kept for the service worker unless it answered (the copy is its own).
+  const cacheName = state.cached ? null : CACHE_NAME;
+  const here = () =>
+    fetchEngine(ENGINE_URL, cacheName, report).then(({ module, kept }) => {
+      state.kept = kept;
+      performance.mark('engine-compiled');
+      return module;
+    });
+  state.module = !worker
+    ? here()
+    : new Promise((resolve, reject) => {
+        const channel = new MessageChannel();
+        let settled = false;
+        let keptThere;
+        state.kept = new Promise((resolve) => (keptThere = resolve));
+        channel.port1.onmessage = ({ data }) => {
+          if (data.kept) {
+            keptThere();
+          } else if (data.compiled) {
+            settled = true;
+            markAt('engine-compiled', data.at);
+            resolve(data.compiled);
+          } else if (data.failed) {
+            settled = true;
+            keptThere();
+            reject(new Error(data.failed));
+          } else {
+            report(data);
+          }
+        };
+        // Its script did not load (or it died before the engine was in): loaded here instead.
+        worker.addEventListener(
+          'error',
+          () => {
+            keptThere();
+            if (settled) return;
+            settled = true;
+            resolve(here());
+          },
+          { once: true },
+        );
+        worker.postMessage({ loadEngine: { url: ENGINE_URL, cacheName } }, [channel.port2]);
+      });
   return state;
 }
 
 /**
- * The first engine worker, started at once: its scripts load and it asks WebGPU for an adapter
- * (engine-bootstrap.js) while the engine downloads and compiles, instead of after. The page takes
- * it for its first worker and hands it the module; one whose script failed to load is dropped
- * (the page then starts its own, and sees that error itself).
+ * The first engine worker, started at once: its scripts load, it asks WebGPU for an adapter
+ * (engine-bootstrap.js), and it loads the engine itself (engine-boot.js). The page takes it for
+ * its first worker; one whose script failed to load is dropped (the page then starts its own, and
+ * sees that error itself).
  */
 function startWorker() {
   try {
@@ -76,21 +110,24 @@ function startWorker() {
     let failed = false;
     worker.addEventListener('error', () => { failed = true; }, { once: true });
     performance.mark('engine-worker-started');
-    return () => {
-      if (!failed) return worker;
-      worker.terminate();
-      return null;
+    return {
+      worker,
+      take() {
+        if (!failed) return worker;
+        worker.terminate();
+        return null;
+      },
     };
   } catch {
-    return () => null;
+    return null;
   }
 }
 
-let takeStarted = startWorker();
+let started = startWorker();
 
 globalThis.playgroundEngine = {
   fusion: FUSION,
-  current: load(),
+  current: load(started?.worker),
   /** Starts a new download (after a failed one). */
   retry() {
     this.current = load();
@@ -98,8 +135,8 @@ globalThis.playgroundEngine = {
   },
   /** The worker started with the page, once (null after, or when it failed to start). */
   takeWorker() {
-    const worker = takeStarted();
-    takeStarted = () => null;
+    const worker = started?.take() ?? null;
+    started = null;
     return worker;
   },
 };
@@ -118,7 +155,7 @@ async function keepPageFiles() {
     .map((url) => url.pathname.split('/').pop());
   for (const name of new Set(names)) {
     const response = await fetch(name, { cache: 'force-cache' });
-    if (response.ok) await keep(name, response);
+    if (response.ok) await keep(CACHE_NAME, name, response);
   }
 }
 
