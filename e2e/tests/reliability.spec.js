@@ -220,6 +220,22 @@ test('the worker script failing to load: a clear failure, no endless spinner, a 
   expect(await playground.text('output-values')).toBe('3, 6');
 });
 
+test('the engine failing to download: the reason is said, and a retry loads it', async ({ page }) => {
+  // The first engine worker downloads the engine (engine-boot.js); the retry is the page's own.
+  await page.route('**/engine-worker_bg.wasm', (route) => route.fulfill({ status: 503, body: 'down' }));
+  const playground = new Playground(page);
+  await page.goto('/index.html?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
+  await expect(playground.engineStatus).toContainText(
+    'The engine could not be loaded: engine-worker_bg.wasm: HTTP 503',
+    { timeout: 60_000 },
+  );
+  await page.unroute('**/engine-worker_bg.wasm');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await playground.waitForEngine();
+  await playground.settled();
+  expect(await playground.text('output-values')).toBe('2, 4');
+});
+
 test("an invalid field marks the outcome shown as the previous valid scenario's", async ({ page }) => {
   const playground = new Playground(page);
   await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
