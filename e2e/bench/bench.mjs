@@ -19,13 +19,22 @@ const BASE = `http://127.0.0.1:${PORT}/index.html`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const SIZES = [1024, 65536, 1048576];
 
-/** A page in a fresh browser context that resolves the playground's relative URLs. */
-async function newPage(browser) {
-  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(installTimer);
-  await context.addInitScript(markFirstPaint);
+/**
+ * A fresh browser context that resolves the playground's relative URLs, whose pages mark their
+ * first outcome painted (markFirstPaint).
+ */
+async function newVisitor(browser, options = {}) {
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, ...options });
   // The guided tour opens by itself on a first visit: measured pages are returning visitors.
   await context.addInitScript(() => localStorage.setItem('tour', 'closed'));
+  await context.addInitScript(markFirstPaint);
+  return context;
+}
+
+/** A page in a fresh context (newVisitor) that can time its clicks (installTimer). */
+async function newPage(browser) {
+  const context = await newVisitor(browser, { viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(installTimer);
   return context.newPage();
 }
 
@@ -258,18 +267,14 @@ async function navigation(browser) {
   const phases = { cold: [], cached: [], service_worker: [] };
   for (let i = 0; i < 3; i++) {
     // The browser's HTTP cache only (revalidated with ETags): service workers blocked.
-    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, serviceWorkers: 'block' });
-    await context.addInitScript(() => localStorage.setItem('tour', 'closed'));
-    await context.addInitScript(markFirstPaint);
+    const context = await newVisitor(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     cold.push(await firstResult(page, BASE, phases.cold));
     cached.push(await firstResult(page, BASE, phases.cached));
     cached.push(await firstResult(page, BASE, phases.cached));
     await context.close();
     // The service worker's cache: a first visit installs it, later visits load from it.
-    const kept = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, serviceWorkers: 'allow' });
-    await kept.addInitScript(() => localStorage.setItem('tour', 'closed'));
-    await kept.addInitScript(markFirstPaint);
+    const kept = await newVisitor(browser, { serviceWorkers: 'allow' });
     const visitor = await kept.newPage();
     await firstResult(visitor, BASE);
     // Until an activated service worker controls the page (its cache holds the whole build).
