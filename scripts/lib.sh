@@ -108,9 +108,10 @@ ensure_node_tools() {
 # Finishes a release dist/ for shipping: the Content-Security-Policy, the engines without the IR
 # text parsers and the quantization they never call (scripts/snip-wasm.py), every wasm file
 # shrunk with wasm-opt -Oz (npm binaryen; Debian's binaryen 108 produces a wasm that breaks in
-# browsers), precompressed .br/.gz copies of every file (zopfli writes the .gz), and the build's
-# manifest (the service worker that keeps the build for offline visits, the engine's sizes for
-# its download bar). Kept out of `trunk serve`: wasm-opt takes minutes.
+# browsers), index.html's integrity attributes made those of the files as shipped, precompressed
+# .br/.gz copies of every file (zopfli writes the .gz), and the build's manifest (the service
+# worker that keeps the build for offline visits, the engine's sizes for its download bar). Kept
+# out of `trunk serve`: wasm-opt takes minutes.
 optimize_dist() {
   ensure_node_tools
   node "$ROOT/scripts/add-csp.mjs" "$ROOT/dist/index.html"
@@ -137,6 +138,8 @@ optimize_dist() {
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       "$wasm" -o "$wasm"
   done
+  step "the integrity of the page's preloads, from the files as shipped"
+  node "$ROOT/scripts/refresh-integrity.mjs" "$ROOT/dist/index.html"
   step "precompressing dist/ (brotli, gzip with zopfli)"
   node "$ROOT/scripts/compress-dist.mjs" "$ROOT/dist"
   step "the build's manifest (service worker, engine sizes)"

@@ -11,6 +11,7 @@ export class Playground {
     this.tensorField = page.locator('#tensor-input');
     this.paramField = page.locator('#param-input');
     this.codeBox = page.locator('.routing pre.code');
+    this.runStatus = this.outcomePanel.getByTestId('run-status');
   }
 
   /**

@@ -2,6 +2,7 @@
 // WebGPU or the worker missing, degraded or failing. Each case asserts exact outcomes.
 import { test, expect } from '@playwright/test';
 import { writeFile, mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { Playground } from '../pages/playground.js';
 import { engineWorker, instrumentEngine } from '../pages/instrumented-engine.js';
 import { leakVerdict, soak } from '../soak.js';
@@ -156,6 +157,26 @@ test('the Content-Security-Policy allows the app and refuses inline script', asy
   expect(ran).toBeUndefined();
 });
 
+test("every integrity attribute in index.html is the digest of the file as served", async ({ request }) => {
+  const html = await (await request.get('/index.html')).text();
+  const links = [...html.matchAll(/<link\b[^>]*\bintegrity="(sha384)-([^"]+)"[^>]*>/g)].map(([tag, algorithm, digest]) => ({
+    href: tag.match(/\bhref="([^"]+)"/)[1],
+    algorithm,
+    digest,
+  }));
+  // The stylesheet, the icon, the page's script and its wasm.
+  expect(links.map(({ href }) => href.replace(/-[0-9a-f]{14,16}(?=[._])/, '')).sort()).toEqual([
+    './favicon.svg',
+    './main.css',
+    './playground.js',
+    './playground_bg.wasm',
+  ]);
+  for (const { href, algorithm, digest } of links) {
+    const body = await (await request.get(href, { headers: { 'accept-encoding': 'identity' } })).body();
+    expect(createHash(algorithm).update(body).digest('base64'), href).toBe(digest);
+  }
+});
+
 test('an adapter without timestamp-query: a plain message, the CPU runs, results are correct', async ({ page }) => {
   await instrumentEngine(page, { hideTimestampQuery: true });
   const playground = new Playground(page);
@@ -269,6 +290,46 @@ test('an input too large for a link: the link keeps the rest and says so; histor
   expect(new URL(page.url()).searchParams.get('x')).toBe('1, 2');
   await expect(page.getByTestId('share-limit')).toHaveCount(0);
   expect(errors).toEqual([]);
+});
+
+test('"Running…" is said only of a run unanswered after 100 ms: a quick answer never flashes it', async ({ page }) => {
+  await instrumentEngine(page);
+  const playground = new Playground(page);
+  await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
+  // Every text the run status takes from now on.
+  await page.evaluate(() => {
+    const status = document.querySelector('[data-testid="run-status"]');
+    window.__statusTexts = [];
+    new MutationObserver(() => window.__statusTexts.push(status.textContent)).observe(status, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+  });
+  // The page's timers stand still from here: only the test moves its clock.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1_000);
+  await playground.run();
+  expect(await playground.text('output-values')).toBe('2, 4');
+  expect(await page.evaluate(() => window.__statusTexts.filter((text) => text !== ''))).toEqual([]);
+  // Freeze the engine's thread for 5 s of real time: the next run waits that long for its answer.
+  await (await engineWorker(page)).evaluate(() => {
+    setTimeout(() => {
+      const end = Date.now() + 5_000;
+      while (Date.now() < end);
+    }, 0);
+  });
+  // Typed, then run at once (the pause after typing is a timer, and timers stand still).
+  await playground.paramField.fill('3');
+  await page.locator('form.controls').getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(playground.outcomePanel).toHaveAttribute('aria-busy', 'true');
+  await page.clock.runFor(99);
+  await expect(playground.runStatus).toHaveText('');
+  await page.clock.runFor(1);
+  await expect(playground.runStatus).toHaveText('Running…');
+  await playground.settled();
+  expect(await playground.text('output-values')).toBe('3, 6');
+  await expect(playground.runStatus).toHaveText('');
 });
 
 test('a run that never answers: a timeout with a clear message, a restart, then correct runs', async ({ page }) => {

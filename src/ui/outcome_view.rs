@@ -26,6 +26,7 @@ use crate::teach::words::present::{
 pub fn OutcomePanel() -> impl IntoView {
     let playground = use_playground();
     let pending = playground.pending;
+    let running_note = playground.running_note;
     let stale = move || !playground.input_errors.with(Vec::is_empty);
     view! {
         <section
@@ -37,7 +38,7 @@ pub fn OutcomePanel() -> impl IntoView {
         >
             <h2 id="outcome-heading">"Outcome"</h2>
             <p class="run-status" data-testid="run-status">
-                {move || if pending.get() { "Running…" } else { "" }}
+                {move || if running_note.get() { "Running…" } else { "" }}
             </p>
             {move || (stale() && playground.last_run.with(Option::is_some)).then(|| view! {
                 <p class="stale-note" data-testid="stale-note" role="status">

@@ -23,6 +23,11 @@ use crate::teach::words::explain::FixAction;
 /// Pause after typing before a re-run, in milliseconds.
 const TYPING_DEBOUNCE_MS: u32 = 300;
 
+/// How long a run waits for its answer before the page says "Running…", in milliseconds. A
+/// quicker answer (most are) would only flash the note, and drawing it costs the page's thread a
+/// whole frame's paint (a trace of 64 K-element runs: about 5 ms), which the answer then waits for.
+pub const RUNNING_NOTE_DELAY_MS: u32 = 100;
+
 /// What kind of edit happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -69,8 +74,10 @@ pub struct Playground {
     /// The last run whose answer was shown (shared: its scenario and values may be megabytes,
     /// and every reader would otherwise clone them).
     pub last_run: RwSignal<Option<Arc<LastRun>>>,
-    /// Whether a run is waiting for its answer.
+    /// Whether a run is waiting for its answer (the outcome panel's `aria-busy`).
     pub pending: RwSignal<bool>,
+    /// Whether the pending run has waited longer than [`RUNNING_NOTE_DELAY_MS`] ("Running…").
+    pub running_note: RwSignal<bool>,
     /// Runs whose outcome was shown (exposed as `data-runs` for tests and benchmarks).
     pub runs_shown: RwSignal<u64>,
     /// The engine client.
@@ -117,6 +124,7 @@ impl Playground {
             load_progress,
             last_run: RwSignal::new(None),
             pending: RwSignal::new(false),
+            running_note: RwSignal::new(false),
             runs_shown: RwSignal::new(0),
             client: StoredValue::new_local(EngineClient::start(
                 set_status,
@@ -161,10 +169,16 @@ impl Playground {
             .with_untracked(|form| self.parse_cache.scenario(form))
         else {
             // The fields say what is wrong; the last outcome is marked as the previous one's.
-            self.pending.set(false);
+            self.settle();
             return;
         };
         self.pending.set(true);
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(RUNNING_NOTE_DELAY_MS).await;
+            if self.latest.get_value() == generation && self.pending.get_untracked() {
+                self.running_note.set(true);
+            }
+        });
         leptos::task::spawn_local(async move {
             if delay_ms > 0 {
                 gloo_timers::future::TimeoutFuture::new(delay_ms).await;
@@ -177,7 +191,7 @@ impl Playground {
             if reply == Reply::Superseded || self.latest.get_value() != generation {
                 return;
             }
-            self.pending.set(false);
+            self.settle();
             if self.runs_shown.get_untracked() == 0 {
                 super::browser::mark("first-outcome");
             }
@@ -188,6 +202,12 @@ impl Playground {
                 round_trip_ms: now_ms() - started,
             })));
         });
+    }
+
+    /// No run is waiting any more.
+    fn settle(self) {
+        self.pending.set(false);
+        self.running_note.set(false);
     }
 
     /// Applies an edit, records it in the URL and re-runs.
