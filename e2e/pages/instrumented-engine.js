@@ -121,6 +121,19 @@ export async function holdTraining(page) {
   return { held, release };
 }
 
+/**
+ * Freezes the thread of the worker serving the page's runs for `ms` of real time, as an endless
+ * kernel or a deadlock would: a request sent meanwhile waits that long for its answer.
+ */
+export async function freezeEngine(page, ms) {
+  await (await engineWorker(page)).evaluate((ms) => {
+    setTimeout(() => {
+      const end = Date.now() + ms;
+      while (Date.now() < end);
+    }, 0);
+  }, ms);
+}
+
 /** The worker serving the page's runs: of the engine workers, the one that answered last. */
 export async function engineWorker(page) {
   let best = null;

@@ -114,8 +114,13 @@ export class Playground {
     await this.settled();
   }
 
-  async run() {
+  /** Presses Run, without waiting for the answer. */
+  async pressRun() {
     await this.page.locator('form.controls').getByRole('button', { name: 'Run', exact: true }).click();
+  }
+
+  async run() {
+    await this.pressRun();
     await this.settled();
   }
 

@@ -4,7 +4,7 @@ import { test, expect } from '@playwright/test';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { Playground } from '../pages/playground.js';
-import { engineWorker, instrumentEngine } from '../pages/instrumented-engine.js';
+import { engineWorker, freezeEngine, instrumentEngine } from '../pages/instrumented-engine.js';
 import { leakVerdict, soak } from '../soak.js';
 
 const SOAK_RUNS = Number(process.env.SOAK_RUNS ?? 100);
@@ -312,16 +312,11 @@ test('"Running…" is said only of a run unanswered after 100 ms: a quick answer
   await playground.run();
   expect(await playground.text('output-values')).toBe('2, 4');
   expect(await page.evaluate(() => window.__statusTexts.filter((text) => text !== ''))).toEqual([]);
-  // Freeze the engine's thread for 5 s of real time: the next run waits that long for its answer.
-  await (await engineWorker(page)).evaluate(() => {
-    setTimeout(() => {
-      const end = Date.now() + 5_000;
-      while (Date.now() < end);
-    }, 0);
-  });
+  // The next run waits 5 s of real time for its answer.
+  await freezeEngine(page, 5_000);
   // Typed, then run at once (the pause after typing is a timer, and timers stand still).
   await playground.paramField.fill('3');
-  await page.locator('form.controls').getByRole('button', { name: 'Run', exact: true }).click();
+  await playground.pressRun();
   await expect(playground.outcomePanel).toHaveAttribute('aria-busy', 'true');
   await page.clock.runFor(99);
   await expect(playground.runStatus).toHaveText('');
@@ -337,13 +332,7 @@ test('a run that never answers: a timeout with a clear message, a restart, then 
   await instrumentEngine(page);
   const playground = new Playground(page);
   await playground.open('?op=scale&declares_autodiff=no&grad=off&require_grad=off&x=1,2&param=2');
-  // Freeze the engine's thread, as an endless kernel or a deadlock would.
-  await (await engineWorker(page)).evaluate(() => {
-    setTimeout(() => {
-      const end = Date.now() + 10 * 60_000;
-      while (Date.now() < end);
-    }, 0);
-  });
+  await freezeEngine(page, 10 * 60_000);
   await playground.run();
   expect(await playground.outcomeKind()).toBe('failed');
   expect(await playground.text('failure-message')).toBe(

@@ -32,10 +32,11 @@ export function keep(cacheName, name, response) {
 /**
  * Fetches the engine `url` and compiles it as it arrives (`WebAssembly.compileStreaming` of the
  * response itself, so the browser may keep its compiled code): `module` resolves with it
- * compiled, `kept` once it is in the cache `cacheName` (or could not be put there). `report` receives `{ encoding, length }` once the
- * headers are in (the response's Content-Encoding and Content-Length), `{ received }` (the
- * decompressed bytes so far) as the body arrives, and `{ fetched }` (when the last byte came, in
- * ms since the epoch, comparable across threads) at the end.
+ * compiled, `kept` once it is in the cache `cacheName` (or could not be put there). `report`
+ * receives `{ encoding, length }` once the headers are in (the response's Content-Encoding and
+ * Content-Length), `{ received }` (the decompressed bytes so far) as the body arrives, and
+ * `{ fetched }` (when the last byte came, in ms since the epoch, comparable across threads) at
+ * the end.
  */
 export async function fetchEngine(url, cacheName, report) {
   const response = await fetch(url);
